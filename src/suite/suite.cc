@@ -1,0 +1,58 @@
+#include "suite/suite.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+#include "suite/task_loader.h"
+
+namespace keval {
+
+Suite Suite::load(const std::filesystem::path& dir) {
+  if (!std::filesystem::is_directory(dir)) {
+    throw SuiteError(dir.string() + ": suite folder not found");
+  }
+  Suite suite;
+  suite.dir_ = std::filesystem::absolute(dir);
+  std::vector<std::filesystem::path> folders;
+  for (const auto& item : std::filesystem::directory_iterator(suite.dir_)) {
+    if (item.is_directory() && std::filesystem::exists(item.path() / "task.toml")) {
+      folders.push_back(item.path());
+    }
+  }
+  std::sort(folders.begin(), folders.end());
+  std::string problems;
+  for (const auto& folder : folders) {
+    try {
+      suite.tasks_.push_back(load_task(folder));
+    } catch (const TaskFileError& e) {
+      problems += (problems.empty() ? "" : "\n") + std::string(e.what());
+    }
+  }
+  if (!problems.empty()) throw SuiteError(problems);
+  if (suite.tasks_.empty()) throw SuiteError(dir.string() + ": no task folders (with task.toml)");
+  return suite;
+}
+
+const Task* Suite::find(const std::string& name) const {
+  for (const auto& task : tasks_) {
+    if (task.name == name) return &task;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Suite::names() const {
+  std::vector<std::string> out;
+  for (const auto& task : tasks_) out.push_back(task.name);
+  return out;
+}
+
+std::vector<const Task*> Suite::select(const std::string& glob) const {
+  std::vector<const Task*> out;
+  for (const auto& task : tasks_) {
+    if (glob.empty() || fnmatch(glob.c_str(), task.name.c_str(), 0) == 0) out.push_back(&task);
+  }
+  return out;
+}
+
+}  // namespace keval

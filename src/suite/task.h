@@ -1,0 +1,59 @@
+#pragma once
+// A task of a suite: what to compute, on which cases, judged with which tolerances.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "suite/expression.h"
+
+namespace keval {
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+  std::string reason;
+};
+
+struct TaskCase {
+  std::string name;
+  bool small = false;
+  nlohmann::json params = nlohmann::json::object();  // passed to make_inputs as they are
+  Symbols numeric_params;                            // the numeric ones, for cost expressions
+  std::vector<std::string> dtypes;                   // empty: the task's dtypes
+};
+
+struct Task {
+  std::string name;
+  int version = 1;
+  std::string track;
+  std::string category;
+  int difficulty = 1;
+  std::string entry;
+  std::string signature;
+  std::string instruction;
+  std::vector<std::string> dtypes;
+  bool inplace = false;
+  std::string flops;
+  std::string bytes;
+  std::map<std::string, Tolerance> tolerance;  // by dtype name
+  std::vector<TaskCase> cases;
+  std::filesystem::path dir;  // holds task.toml, reference.py, golden.py
+
+  std::vector<std::string> dtypes_of(const TaskCase& c) const {
+    return c.dtypes.empty() ? dtypes : c.dtypes;
+  }
+  std::filesystem::path golden_path() const { return dir / "golden.py"; }
+  std::filesystem::path reference_path() const { return dir / "reference.py"; }
+};
+
+// Bytes per element of a dtype name ("float16" → 2); 0 for an unknown name.
+int dtype_size(const std::string& dtype);
+
+// Cost of one call of a case in a dtype, from the task's expressions.
+double case_flops(const Task& task, const TaskCase& c, const std::string& dtype);
+double case_bytes(const Task& task, const TaskCase& c, const std::string& dtype);
+
+}  // namespace keval

@@ -1,0 +1,247 @@
+#include "suite/task_loader.h"
+
+#include <set>
+
+#include <toml++/toml.h>
+
+#include "common/near_name.h"
+
+namespace keval {
+namespace {
+
+const std::vector<std::string> kTaskKeys = {
+    "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
+    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases"};
+const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes"};
+const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
+const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16"};
+
+// Reads fields of one toml table, naming file, line and field in every error.
+class FieldReader {
+ public:
+  FieldReader(const std::string& file, const toml::table& table, std::string prefix)
+      : file_(file), table_(table), prefix_(std::move(prefix)) {}
+
+  [[noreturn]] void fail(const toml::node* node, const std::string& field,
+                         const std::string& what) const {
+    int line = node ? static_cast<int>(node->source().begin.line)
+                    : static_cast<int>(table_.source().begin.line);
+    throw TaskFileError(file_ + ":" + std::to_string(line) + ": " + prefix_ + field + ": " + what);
+  }
+
+  void reject_unknown(const std::vector<std::string>& known) const {
+    for (const auto& [key, node] : table_) {
+      std::string name(key.str());
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        fail(&node, name, "unknown field" + did_you_mean(name, known));
+      }
+    }
+  }
+
+  const toml::node* find(const std::string& field, bool required) const {
+    const toml::node* node = table_.get(field);
+    if (!node && required) {
+      std::string near;
+      for (const auto& [key, value] : table_) {
+        if (nearest_name(key.str(), {field}) == field) near = std::string(key.str());
+      }
+      fail(nullptr, field, "missing required field" +
+                               (near.empty() ? "" : " (found \"" + near + "\": a misspelling?)"));
+    }
+    return node;
+  }
+
+  std::string text(const std::string& field, bool required = true) const {
+    const toml::node* node = find(field, required);
+    if (!node) return "";
+    if (!node->is_string()) fail(node, field, "must be a string");
+    std::string value = *node->value<std::string>();
+    if (required && value.empty()) fail(node, field, "must not be empty");
+    return value;
+  }
+
+  int64_t integer(const std::string& field, int64_t low, int64_t high) const {
+    const toml::node* node = find(field, true);
+    if (!node->is_integer()) fail(node, field, "must be an integer");
+    int64_t value = *node->value<int64_t>();
+    if (value < low || value > high) {
+      fail(node, field, "must be between " + std::to_string(low) + " and " + std::to_string(high));
+    }
+    return value;
+  }
+
+  double number(const std::string& field) const {
+    const toml::node* node = find(field, true);
+    if (!node->is_number()) fail(node, field, "must be a number");
+    double value = *node->value<double>();
+    if (value < 0) fail(node, field, "must be >= 0");
+    return value;
+  }
+
+  bool flag(const std::string& field, bool fallback) const {
+    const toml::node* node = find(field, false);
+    if (!node) return fallback;
+    if (!node->is_boolean()) fail(node, field, "must be true or false");
+    return *node->value<bool>();
+  }
+
+  std::vector<std::string> dtypes(const std::string& field, bool required) const {
+    const toml::node* node = find(field, required);
+    std::vector<std::string> out;
+    if (!node) return out;
+    const toml::array* array = node->as_array();
+    if (!array || array->empty()) fail(node, field, "must be a non-empty list of dtype names");
+    for (const auto& item : *array) {
+      if (!item.is_string()) fail(&item, field, "must list dtype names as strings");
+      std::string dtype = *item.value<std::string>();
+      if (std::find(kDtypes.begin(), kDtypes.end(), dtype) == kDtypes.end()) {
+        fail(&item, field, "unknown dtype \"" + dtype + "\"" + did_you_mean(dtype, kDtypes));
+      }
+      out.push_back(dtype);
+    }
+    return out;
+  }
+
+  const toml::table& table() const { return table_; }
+
+ private:
+  const std::string& file_;
+  const toml::table& table_;
+  std::string prefix_;
+};
+
+nlohmann::json to_json(const toml::node& node) {
+  if (auto v = node.value_exact<int64_t>()) return *v;
+  if (auto v = node.value_exact<double>()) return *v;
+  if (auto v = node.value_exact<bool>()) return *v;
+  if (auto v = node.value_exact<std::string>()) return *v;
+  if (const toml::array* array = node.as_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& item : *array) out.push_back(to_json(item));
+    return out;
+  }
+  if (const toml::table* table = node.as_table()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : *table) out[std::string(key.str())] = to_json(value);
+    return out;
+  }
+  return nullptr;
+}
+
+TaskCase read_case(const std::string& file, const toml::table& table, size_t index,
+                   const Task& task) {
+  FieldReader reader(file, table, "cases[" + std::to_string(index) + "].");
+  reader.reject_unknown(kCaseKeys);
+  TaskCase c;
+  c.name = reader.text("name");
+  c.small = reader.flag("small", false);
+  const toml::node* params = reader.find("params", true);
+  if (!params->is_table()) reader.fail(params, "params", "must be a table of shape symbols");
+  c.params = to_json(*params);
+  for (const auto& [key, value] : *params->as_table()) {
+    if (value.is_number()) c.numeric_params[std::string(key.str())] = *value.value<double>();
+  }
+  c.dtypes = reader.dtypes("dtypes", false);
+  for (const auto& dtype : c.dtypes) {
+    if (std::find(task.dtypes.begin(), task.dtypes.end(), dtype) == task.dtypes.end()) {
+      reader.fail(reader.find("dtypes", true), "dtypes",
+                  "\"" + dtype + "\" is not among the task's dtypes");
+    }
+  }
+  for (const auto* field : {&task.flops, &task.bytes}) {
+    Symbols symbols = c.numeric_params;
+    symbols["elem"] = 4;
+    try {
+      evaluate_expression(*field, symbols);
+    } catch (const std::invalid_argument& e) {
+      reader.fail(params, field == &task.flops ? "flops" : "bytes", e.what());
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+Task load_task(const std::filesystem::path& task_dir) {
+  const std::string file = (task_dir / "task.toml").string();
+  if (!std::filesystem::exists(file)) throw TaskFileError(file + ": missing task.toml");
+  toml::table root;
+  try {
+    root = toml::parse_file(file);
+  } catch (const toml::parse_error& e) {
+    throw TaskFileError(file + ":" + std::to_string(e.source().begin.line) +
+                        ": invalid TOML: " + std::string(e.description()));
+  }
+  FieldReader reader(file, root, "");
+  reader.reject_unknown(kTaskKeys);
+
+  Task task;
+  task.dir = task_dir;
+  task.name = reader.text("name");
+  if (task.name != task_dir.filename().string()) {
+    reader.fail(reader.find("name", true), "name",
+                "\"" + task.name + "\" differs from its folder \"" +
+                    task_dir.filename().string() + "\"");
+  }
+  task.version = static_cast<int>(reader.integer("version", 1, 1'000'000));
+  task.track = reader.text("track");
+  if (task.track != "ops" && task.track != "real") {
+    reader.fail(reader.find("track", true), "track",
+                "must be \"ops\" or \"real\"" + did_you_mean(task.track, {"ops", "real"}));
+  }
+  task.category = reader.text("category");
+  task.difficulty = static_cast<int>(reader.integer("difficulty", 1, 5));
+  task.entry = reader.text("entry");
+  task.signature = reader.text("signature");
+  task.instruction = reader.text("instruction");
+  task.dtypes = reader.dtypes("dtypes", true);
+  task.inplace = reader.flag("inplace", false);
+  task.flops = reader.text("flops");
+  task.bytes = reader.text("bytes");
+
+  const toml::node* tolerance_node = reader.find("tolerance", true);
+  const toml::table* tolerances = tolerance_node->as_table();
+  if (!tolerances) reader.fail(tolerance_node, "tolerance", "must be a table keyed by dtype");
+  for (const auto& [key, node] : *tolerances) {
+    std::string dtype(key.str());
+    if (std::find(task.dtypes.begin(), task.dtypes.end(), dtype) == task.dtypes.end()) {
+      reader.fail(&node, "tolerance." + dtype,
+                  "dtype not listed in dtypes" + did_you_mean(dtype, task.dtypes));
+    }
+    if (!node.is_table()) reader.fail(&node, "tolerance." + dtype, "must be a table");
+    FieldReader tolerance_reader(file, *node.as_table(), "tolerance." + dtype + ".");
+    tolerance_reader.reject_unknown(kToleranceKeys);
+    task.tolerance[dtype] = {tolerance_reader.number("atol"), tolerance_reader.number("rtol"),
+                             tolerance_reader.text("reason")};
+  }
+  for (const auto& dtype : task.dtypes) {
+    if (!task.tolerance.count(dtype)) {
+      reader.fail(tolerance_node, "tolerance." + dtype, "missing (every dtype needs one)");
+    }
+  }
+
+  const toml::node* cases_node = reader.find("cases", true);
+  const toml::array* cases = cases_node->as_array();
+  if (!cases || cases->empty()) reader.fail(cases_node, "cases", "must be [[cases]] tables");
+  std::set<std::string> names;
+  for (size_t i = 0; i < cases->size(); ++i) {
+    const toml::node& node = (*cases)[i];
+    if (!node.is_table()) reader.fail(&node, "cases", "must be [[cases]] tables");
+    TaskCase c = read_case(file, *node.as_table(), i, task);
+    if (!names.insert(c.name).second) {
+      reader.fail(&node, "cases[" + std::to_string(i) + "].name", "duplicate \"" + c.name + "\"");
+    }
+    task.cases.push_back(std::move(c));
+  }
+  if (std::none_of(task.cases.begin(), task.cases.end(), [](const TaskCase& c) { return c.small; })) {
+    reader.fail(cases_node, "cases", "no case has small = true (CPU mode would run nothing)");
+  }
+  for (const char* script : {"reference.py", "golden.py"}) {
+    if (!std::filesystem::exists(task_dir / script)) {
+      throw TaskFileError((task_dir / script).string() + ": missing");
+    }
+  }
+  return task;
+}
+
+}  // namespace keval
