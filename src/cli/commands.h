@@ -1,0 +1,16 @@
+#pragma once
+// The subcommands of `keval`; each registers its options and returns its exit code.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace keval {
+
+using CommandAction = std::function<int()>;
+
+// Each adds a subcommand to `app` and sets `action` when that subcommand is chosen.
+void add_run_command(CLI::App& app, CommandAction& action);
+void add_tasks_command(CLI::App& app, CommandAction& action);
+void add_validate_command(CLI::App& app, CommandAction& action);
+
+}  // namespace keval

@@ -1,0 +1,25 @@
+// keval: judges GPU kernels written by language models.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"keval: evaluates model-written Triton kernels against a task suite"};
+  app.set_version_flag("--version", std::string("keval ") + KEVAL_VERSION);
+  app.require_subcommand(1);
+  keval::CommandAction action;
+  keval::add_run_command(app, action);
+  keval::add_tasks_command(app, action);
+  keval::add_validate_command(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    return action ? action() : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "keval: " << e.what() << "\n";
+    return 1;
+  }
+}

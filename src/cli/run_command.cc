@@ -1,0 +1,48 @@
+// keval run: evaluate submissions on a suite.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "engine/run_session.h"
+#include "report/result_table.h"
+
+namespace keval {
+
+void add_run_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("run", "evaluate submissions on a suite");
+  auto suite_dir = std::make_shared<std::string>();
+  auto submissions = std::make_shared<std::string>();
+  auto options = std::make_shared<RunOptions>();
+  auto out = std::make_shared<std::string>();
+  auto no_timing = std::make_shared<bool>(false);
+  auto quiet = std::make_shared<bool>(false);
+  cmd->add_option("--suite", *suite_dir, "suite folder")->required();
+  cmd->add_option("--submissions", *submissions, "JSONL file, .py file, or folder of them")->required();
+  cmd->add_option("--out", *out, "output folder (results.jsonl, summary.json, keval.db)")->required();
+  cmd->add_option("--device", options->device, "auto, cpu (Triton interpreter) or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--tasks", options->tasks_glob, "only tasks matching this glob");
+  cmd->add_option("--jobs", options->jobs, "worker slots (default: 2 on cpu, 1 on cuda)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--python", options->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
+  cmd->add_option("--timeout", options->timeout_s, "seconds per job before it is killed")
+      ->check(CLI::Range(1, 86400));
+  cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
+  cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
+  cmd->add_flag("--quiet", *quiet, "print no table");
+  cmd->callback([=, &action] {
+    action = [=] {
+      Suite suite = Suite::load(*suite_dir);
+      std::vector<Submission> list = read_submissions(*submissions);
+      RunOptions run = *options;
+      run.out = *out;
+      run.timing = !*no_timing;
+      run.submissions_label = *submissions;
+      RunOutput output = run_session(suite, list, run, std::cerr);
+      if (!*quiet) print_result_table(std::cout, output.results, output.summary);
+      std::cout << "wrote " << *out << "/results.jsonl, summary.json, keval.db\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace keval

@@ -1,0 +1,62 @@
+// keval tasks list|show: what a suite holds.
+#include <iomanip>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "common/near_name.h"
+#include "suite/suite.h"
+
+namespace keval {
+namespace {
+
+int list_tasks(const Suite& suite) {
+  std::cout << std::left << std::setw(22) << "task" << std::setw(6) << "track" << std::setw(16)
+            << "category" << std::setw(5) << "diff" << std::setw(7) << "cases" << "dtypes\n";
+  for (const auto& task : suite.tasks()) {
+    std::string dtypes;
+    for (const auto& d : task.dtypes) dtypes += (dtypes.empty() ? "" : ",") + d;
+    std::cout << std::setw(22) << task.name << std::setw(6) << task.track << std::setw(16)
+              << task.category << std::setw(5) << task.difficulty << std::setw(7)
+              << task.cases.size() << dtypes << "\n";
+  }
+  std::cout << suite.tasks().size() << " tasks\n";
+  return 0;
+}
+
+int show_task(const Suite& suite, const std::string& name) {
+  const Task* task = suite.find(name);
+  if (!task) {
+    std::cerr << "keval: unknown task \"" << name << "\"" << did_you_mean(name, suite.names()) << "\n";
+    return 1;
+  }
+  std::cout << task->name << " (v" << task->version << ", track " << task->track << ", "
+            << task->category << ", difficulty " << task->difficulty << ")\n"
+            << "entry: " << task->signature << "\n\n" << task->instruction << "\n\ncases:\n";
+  for (const auto& c : task->cases) {
+    std::cout << "  " << c.name << (c.small ? " [small]" : "") << " " << c.params.dump() << "\n";
+  }
+  std::cout << "tolerance:\n";
+  for (const auto& [dtype, t] : task->tolerance) {
+    std::cout << "  " << dtype << ": atol " << t.atol << ", rtol " << t.rtol << " (" << t.reason << ")\n";
+  }
+  std::cout << "flops: " << task->flops << "\nbytes: " << task->bytes << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_tasks_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("tasks", "list or show the tasks of a suite");
+  cmd->require_subcommand(1);
+  auto suite_dir = std::make_shared<std::string>();
+  auto name = std::make_shared<std::string>();
+  auto* list = cmd->add_subcommand("list", "one line per task");
+  list->add_option("--suite", *suite_dir, "suite folder")->required();
+  auto* show = cmd->add_subcommand("show", "one task in full");
+  show->add_option("name", *name, "task name")->required();
+  show->add_option("--suite", *suite_dir, "suite folder")->required();
+  list->callback([=, &action] { action = [=] { return list_tasks(Suite::load(*suite_dir)); }; });
+  show->callback([=, &action] { action = [=] { return show_task(Suite::load(*suite_dir), *name); }; });
+}
+
+}  // namespace keval

@@ -1,0 +1,56 @@
+// keval validate: every task file parses and every golden kernel passes its own task.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "engine/run_session.h"
+#include "report/result_table.h"
+#include "submission/content_hash.h"
+#include "submission/file_text.h"
+
+namespace keval {
+
+void add_validate_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("validate", "check the suite: task files and golden kernels");
+  auto suite_dir = std::make_shared<std::string>();
+  auto options = std::make_shared<RunOptions>();
+  auto out = std::make_shared<std::string>();
+  auto no_run = std::make_shared<bool>(false);
+  cmd->add_option("--suite", *suite_dir, "suite folder")->required();
+  cmd->add_option("--out", *out, "output folder (default: a temporary folder)");
+  cmd->add_option("--device", options->device, "auto, cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--tasks", options->tasks_glob, "only tasks matching this glob");
+  cmd->add_option("--jobs", options->jobs, "worker slots")->check(CLI::Range(1, 256));
+  cmd->add_option("--python", options->python, "Python interpreter for the runner");
+  cmd->add_flag("--files-only", *no_run, "check task files only; run no kernel");
+  cmd->callback([=, &action] {
+    action = [=] {
+      Suite suite = Suite::load(*suite_dir);
+      std::cout << suite.tasks().size() << " task files are valid\n";
+      if (*no_run) return 0;
+      std::vector<Submission> goldens;
+      for (const Task* task : suite.select(options->tasks_glob)) {
+        goldens.push_back(usable_submission(task->name, read_file_text(task->golden_path()),
+                                            "golden:" + task->name, task->golden_path().string()));
+      }
+      RunOptions run = *options;
+      run.out = out->empty() ? std::filesystem::temp_directory_path() /
+                                   ("keval-validate-" + std::to_string(::getpid()))
+                             : std::filesystem::path(*out);
+      run.submissions_label = "goldens of " + *suite_dir;
+      RunOutput output = run_session(suite, goldens, run, std::cerr);
+      print_result_table(std::cout, output.results, output.summary);
+      size_t failed = 0;
+      for (const auto& r : output.results) failed += !r.exec();
+      if (failed) {
+        std::cerr << "keval: " << failed << " golden kernel(s) failed their task\n";
+        return 1;
+      }
+      std::cout << "every golden kernel passes (" << output.results.size() << " tasks, "
+                << output.summary["environment"].value("device_mode", "") << ")\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace keval

@@ -1,0 +1,38 @@
+#include "engine/evaluator.h"
+
+namespace keval {
+namespace {
+
+// The reference comparison is only worth running when some call produced outputs.
+bool has_successful_call(const JobOutcome& candidate) {
+  for (const auto* call : candidate.of_type("call")) {
+    if (call->value("ok", false)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
+                                    const RunSettings& settings, const JobDirs& dirs) {
+  dirs.create();
+  EvaluationFacts facts;
+  facts.candidate = runner.run(candidate_request(task, settings, dirs.code_file(), dirs), settings.timeout);
+  if (facts.candidate.done && has_successful_call(facts.candidate)) {
+    facts.reference = runner.run(reference_request(task, settings, dirs), settings.timeout);
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(dirs.outputs(), ignored);
+  return facts;
+}
+
+JobOutcome time_golden(JobRunner& runner, const Task& task, const RunSettings& settings,
+                       const JobDirs& dirs) {
+  dirs.create();
+  JobOutcome outcome = runner.run(golden_timing_request(task, settings, dirs), settings.timeout);
+  std::error_code ignored;
+  std::filesystem::remove_all(dirs.outputs(), ignored);
+  return outcome;
+}
+
+}  // namespace keval

@@ -1,0 +1,28 @@
+#pragma once
+// What one runner job produced: the child's raw messages plus how its process ended.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace keval {
+
+struct JobOutcome {
+  std::vector<nlohmann::json> messages;  // the child's messages, in order (no started/exit)
+  bool done = false;                     // the child sent `done`
+  bool timed_out = false;                // the controller killed it at its deadline
+  bool runner_lost = false;              // the zygote itself died or stopped answering
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  double wall_s = 0;
+  std::string stderr_tail;  // last lines the child wrote to stderr (for reasons)
+
+  nlohmann::json to_json() const;
+  static JobOutcome from_json(const nlohmann::json& j);
+
+  // Messages of one type, in order.
+  std::vector<const nlohmann::json*> of_type(const std::string& type) const;
+};
+
+}  // namespace keval

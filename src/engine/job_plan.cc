@@ -1,0 +1,74 @@
+#include "engine/job_plan.h"
+
+#include <functional>
+
+namespace keval {
+
+void JobDirs::create() const {
+  for (const auto& dir : {root, outputs(), candidate(), reference()}) {
+    std::filesystem::create_directories(dir);
+  }
+}
+
+nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case) {
+  nlohmann::json cases = nlohmann::json::array();
+  for (const auto& c : task.cases) {
+    if (settings.device == "cpu" && !c.small) continue;
+    for (const auto& dtype : task.dtypes_of(c)) {
+      nlohmann::json seeds = nlohmann::json::array();
+      // Seeds differ per case and dtype, and per run through seed_base.
+      uint64_t mix = settings.seed_base ^ std::hash<std::string>{}(task.name + "/" + c.name + "/" + dtype);
+      for (int i = 0; i < seeds_per_case; ++i) {
+        seeds.push_back(static_cast<int64_t>((mix + 0x9E3779B97F4A7C15ULL * (i + 1)) % 2147483647ULL));
+      }
+      const Tolerance& tolerance = task.tolerance.at(dtype);
+      cases.push_back({{"name", c.name}, {"params", c.params}, {"dtype", dtype},
+                       {"seeds", seeds}, {"atol", tolerance.atol}, {"rtol", tolerance.rtol}});
+    }
+  }
+  return cases;
+}
+
+static nlohmann::json base_request(const std::string& kind, const Task& task,
+                                   const RunSettings& settings, const JobDirs& dirs,
+                                   const std::filesystem::path& work_dir) {
+  return {{"op", "run"},
+          {"kind", kind},
+          {"device", settings.device},
+          {"gpu", settings.gpu},
+          {"task_dir", std::filesystem::absolute(task.dir).string()},
+          {"entry", task.entry},
+          {"outputs_dir", std::filesystem::absolute(dirs.outputs()).string()},
+          {"work_dir", std::filesystem::absolute(work_dir).string()},
+          {"inplace", task.inplace},
+          {"check_determinism", false},
+          {"timing", TimingSettings{false}.to_json()}};
+}
+
+nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
+                                 const std::filesystem::path& code_file, const JobDirs& dirs) {
+  auto request = base_request("candidate", task, settings, dirs, dirs.candidate());
+  request["code_file"] = std::filesystem::absolute(code_file).string();
+  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  request["check_determinism"] = settings.check_determinism;
+  request["timing"] = settings.timing.to_json();
+  return request;
+}
+
+nlohmann::json reference_request(const Task& task, const RunSettings& settings,
+                                 const JobDirs& dirs) {
+  auto request = base_request("reference", task, settings, dirs, dirs.reference());
+  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  return request;
+}
+
+nlohmann::json golden_timing_request(const Task& task, const RunSettings& settings,
+                                     const JobDirs& dirs) {
+  auto request = base_request("candidate", task, settings, dirs, dirs.candidate());
+  request["code_file"] = std::filesystem::absolute(task.golden_path()).string();
+  request["cases"] = plan_cases(task, settings, 1);
+  request["timing"] = settings.timing.to_json();
+  return request;
+}
+
+}  // namespace keval

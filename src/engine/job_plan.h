@@ -1,0 +1,33 @@
+#pragma once
+// Builds the runner requests for a task: which cases, dtypes, seeds and tolerances.
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/run_settings.h"
+#include "suite/task.h"
+
+namespace keval {
+
+// Folders of one evaluation: the code file, saved outputs, and each child's private folder.
+struct JobDirs {
+  std::filesystem::path root;
+  std::filesystem::path code_file() const { return root / "submission.py"; }
+  std::filesystem::path outputs() const { return root / "outputs"; }
+  std::filesystem::path candidate() const { return root / "candidate"; }
+  std::filesystem::path reference() const { return root / "reference"; }
+  void create() const;
+};
+
+// The `cases` array: small cases only on the CPU; `seeds_per_case` seeds each.
+nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case);
+
+nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
+                                 const std::filesystem::path& code_file, const JobDirs& dirs);
+nlohmann::json reference_request(const Task& task, const RunSettings& settings,
+                                  const JobDirs& dirs);
+// Times the task's golden kernel: one seed, no determinism check.
+nlohmann::json golden_timing_request(const Task& task, const RunSettings& settings,
+                                     const JobDirs& dirs);
+
+}  // namespace keval

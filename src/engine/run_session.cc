@@ -1,0 +1,201 @@
+#include "engine/run_session.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "common/near_name.h"
+#include "engine/device_probe.h"
+#include "engine/evaluator.h"
+#include "judge/judge.h"
+#include "report/case_results.h"
+#include "report/progress.h"
+#include "report/summary.h"
+#include "store/store.h"
+#include "submission/content_hash.h"
+
+namespace keval {
+namespace {
+
+// Runs `count` work items on the slots, one thread per slot, items taken in order.
+template <typename Work>
+void run_on_slots(std::vector<std::unique_ptr<WorkerSlot>>& slots, size_t count, Work work) {
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (auto& slot : slots) {
+    threads.emplace_back([&, runner = slot.get()] {
+      for (size_t i = next++; i < count; i = next++) work(*runner, i);
+    });
+  }
+  for (auto& thread : threads) thread.join();
+}
+
+SubmissionResult bad_result(const Submission& s, std::string reason) {
+  SubmissionResult r;
+  r.id = s.id;
+  r.task = s.task;
+  r.origin = s.origin;
+  r.hash = s.hash;
+  r.judgement = {Verdict::kBadSubmission, {std::move(reason)}};
+  return r;
+}
+
+nlohmann::json environment_of(const nlohmann::json& probe, const std::string& device,
+                              const RunnerConfig& config) {
+  return {{"gpu", device == "cuda" ? probe.value("gpu_name", nlohmann::json(nullptr)) : nlohmann::json(nullptr)},
+          {"gpu_count", probe.value("gpu_count", 0)},
+          {"driver", probe.value("driver", nlohmann::json(nullptr))},
+          {"torch", probe.value("torch", nlohmann::json(nullptr))},
+          {"torch_cuda", probe.value("torch_cuda", nlohmann::json(nullptr))},
+          {"triton", probe.value("triton", nlohmann::json(nullptr))},
+          {"python", probe.value("python", nlohmann::json(nullptr))},
+          {"python_executable", config.python},
+          {"keval_version", KEVAL_VERSION},
+          {"device_mode", device == "cuda" ? "cuda" : "cpu_interpreter"},
+          {"timing_note", device == "cuda" ? "CUDA events, cold L2"
+                                            : "wall-clock under the Triton interpreter: indicative only"}};
+}
+
+}  // namespace
+
+RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
+                      const RunOptions& options, std::ostream& log) {
+  std::filesystem::create_directories(options.out / "work");
+  std::filesystem::create_directories(options.out / "logs");
+  Store store(options.out / "keval.db");
+
+  RunnerConfig config;
+  config.python = choose_python(options.python);
+  config.runner_dir = find_runner_dir();
+  config.log_path = options.out / "logs" / "runner-0.log";
+  ProbedDevice probed = probe_device(options.device, config, options.out / "work" / "probe");
+  config.interpret = probed.device == "cpu";
+
+  RunSettings settings;
+  settings.device = probed.device;
+  settings.seeds_per_case = options.seeds;
+  settings.seed_base = std::random_device{}();
+  settings.timing = TimingSettings::for_device(settings.device);
+  settings.timing.enabled = options.timing;
+  settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
+                                          : settings.device == "cuda" ? 180 : 300);
+  nlohmann::json environment = environment_of(probed.probe, settings.device, config);
+  const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
+  int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
+                                    settings.device, settings.to_json(), environment});
+
+  // Classify: bad, already judged (resume), or pending.
+  std::vector<std::optional<SubmissionResult>> results(submissions.size());
+  std::vector<std::string> keys(submissions.size());
+  std::vector<size_t> pending;
+  const auto selected = suite.select(options.tasks_glob);
+  for (size_t i = 0; i < submissions.size(); ++i) {
+    const Submission& s = submissions[i];
+    if (!s.error.empty()) {
+      results[i] = bad_result(s, s.error);
+      continue;
+    }
+    const Task* task = suite.find(s.task);
+    if (!task) {
+      results[i] = bad_result(s, s.origin + ": unknown task \"" + s.task + "\"" + did_you_mean(s.task, suite.names()));
+      continue;
+    }
+    if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
+    keys[i] = sha256_hex(s.hash + "\n" + std::to_string(task->version) + "\n" + settings.device +
+                         "\n" + gpu_name);
+    if (auto stored = store.find_result(keys[i])) {
+      results[i] = std::move(*stored);
+      continue;
+    }
+    pending.push_back(i);
+  }
+  for (size_t i = 0; i < submissions.size(); ++i) {
+    if (results[i] && results[i]->judgement.verdict == Verdict::kBadSubmission && keys[i].empty()) {
+      keys[i] = sha256_hex("bad\n" + submissions[i].hash);
+      if (!store.find_result(keys[i])) {
+        store.put_evaluation(run_id, keys[i], submissions[i].code, 0, *results[i], nullptr);
+      }
+    }
+  }
+
+  // Warm worker slots: the probed one plus more, started in parallel (each imports torch once).
+  std::vector<std::unique_ptr<WorkerSlot>> slots;
+  slots.push_back(std::move(probed.first_slot));
+  int jobs = options.jobs > 0 ? options.jobs : (settings.device == "cuda" ? 1 : 2);
+  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(std::max<size_t>(pending.size(), 1))));
+  {
+    std::vector<std::thread> starters;
+    for (int i = 1; i < jobs; ++i) {
+      RunnerConfig slot_config = config;
+      slot_config.log_path = options.out / "logs" / ("runner-" + std::to_string(i) + ".log");
+      slots.push_back(std::make_unique<WorkerSlot>(slot_config));
+      starters.emplace_back([slot = slots.back().get()] { slot->start(); });
+    }
+    for (auto& starter : starters) starter.join();
+  }
+
+  // Golden timings, once per task that has pending submissions.
+  std::vector<const Task*> timed_tasks;
+  for (size_t i : pending) {
+    const Task* task = suite.find(submissions[i].task);
+    if (std::find(timed_tasks.begin(), timed_tasks.end(), task) == timed_tasks.end()) timed_tasks.push_back(task);
+  }
+  std::map<std::string, JobOutcome> golden;
+  std::mutex mutex;
+  if (settings.timing.enabled) {
+    run_on_slots(slots, timed_tasks.size(), [&](JobRunner& runner, size_t t) {
+      const Task& task = *timed_tasks[t];
+      JobOutcome outcome = time_golden(runner, task, settings, {options.out / "work" / ("golden-" + task.name)});
+      std::lock_guard<std::mutex> lock(mutex);
+      store.put_golden_timing(run_id, task.name, task.version, outcome);
+      golden[task.name] = std::move(outcome);
+    });
+  }
+
+  Progress progress(log, pending.size(), options.progress && ::isatty(2));
+  run_on_slots(slots, pending.size(), [&](JobRunner& runner, size_t p) {
+    const size_t i = pending[p];
+    const Submission& s = submissions[i];
+    const Task& task = *suite.find(s.task);
+    JobDirs dirs{options.out / "work" / keys[i].substr(0, 16)};
+    dirs.create();
+    std::ofstream(dirs.code_file(), std::ios::binary) << s.code;
+    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs);
+    SubmissionResult result;
+    result.id = s.id;
+    result.task = s.task;
+    result.category = task.category;
+    result.track = task.track;
+    result.origin = s.origin;
+    result.hash = s.hash;
+    result.judgement = judge(facts, JudgePolicy{task.inplace});
+    result.set_call(verdict_counts_as_call(result.judgement.verdict));
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = golden.find(task.name);
+    fill_case_results(result, task, facts, found == golden.end() ? nullptr : &found->second,
+                      settings.device == "cuda");
+    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
+    results[i] = std::move(result);
+    progress.finished_one(results[i]->exec());
+  });
+  progress.close();
+
+  RunOutput output;
+  for (auto& r : results) {
+    if (r) output.results.push_back(std::move(*r));
+  }
+  output.summary = make_summary(output.results, environment);
+  output.summary["run_id"] = run_id;
+  output.summary["resumed"] = output.results.size() - pending.size();
+  std::ofstream results_file(options.out / "results.jsonl");
+  for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
+  std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";
+  store.finish_run(run_id, output.summary);
+  return output;
+}
+
+}  // namespace keval

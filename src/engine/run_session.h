@@ -1,0 +1,40 @@
+#pragma once
+// One evaluation run: resolve the device, start warm workers, time goldens, evaluate every
+// submission, store and report. Shared by `keval run` and `keval validate`.
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/submission_result.h"
+#include "submission/submission.h"
+#include "suite/suite.h"
+
+namespace keval {
+
+struct RunOptions {
+  std::filesystem::path out;
+  std::string device = "auto";  // auto | cpu | cuda
+  std::string tasks_glob;       // "" = all
+  int jobs = 0;                 // worker slots; 0 = 2 on cpu, 1 on cuda
+  std::string python;           // "" = $KEVAL_PYTHON or python3
+  int timeout_s = 0;            // per job; 0 = default for the device
+  int seeds = 2;
+  bool timing = true;
+  bool progress = true;
+  std::string submissions_label;  // what was evaluated, for the run record
+};
+
+struct RunOutput {
+  std::vector<SubmissionResult> results;  // in submission order
+  nlohmann::json summary;
+};
+
+// Throws std::runtime_error (HarnessError, StoreError) with a one-line reason when the run
+// itself cannot go on; a bad submission is a result, never an exception.
+RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
+                      const RunOptions& options, std::ostream& log);
+
+}  // namespace keval

@@ -1,0 +1,45 @@
+#pragma once
+// How one `keval run` evaluates: device, seeds, timing and deadlines.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace keval {
+
+struct TimingSettings {
+  bool enabled = true;
+  int warmup = 3;
+  int min_samples = 10;
+  int max_samples = 100;
+  double max_seconds = 1.0;
+
+  nlohmann::json to_json() const {
+    return {{"enabled", enabled}, {"warmup", warmup}, {"min_samples", min_samples},
+            {"max_samples", max_samples}, {"max_seconds", max_seconds}};
+  }
+  // CPU interpreter timings are only indicative: few samples, so a run stays quick.
+  static TimingSettings for_device(const std::string& device) {
+    if (device == "cuda") return {};
+    return {true, 1, 3, 5, 0.5};
+  }
+};
+
+struct RunSettings {
+  std::string device = "cpu";  // resolved: "cpu" (Triton interpreter) or "cuda"
+  int gpu = 0;
+  int seeds_per_case = 2;
+  uint64_t seed_base = 0;  // fresh per run, so inputs cannot be predicted
+  bool check_determinism = true;
+  TimingSettings timing;
+  std::chrono::seconds timeout{300};
+
+  nlohmann::json to_json() const {
+    return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
+            {"seed_base", seed_base}, {"check_determinism", check_determinism},
+            {"timing", timing.to_json()}, {"timeout_s", timeout.count()}};
+  }
+};
+
+}  // namespace keval

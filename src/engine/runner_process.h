@@ -1,0 +1,62 @@
+#pragma once
+// One `python -m keval_runner` zygote, spoken to in JSON lines over pipes.
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace keval {
+
+// The runner could not be started or died: a harness failure, not a verdict.
+class HarnessError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunnerConfig {
+  std::string python = "python3";
+  std::filesystem::path runner_dir;  // holds the keval_runner package
+  bool interpret = false;            // TRITON_INTERPRET=1 (CPU mode)
+  std::filesystem::path log_path;    // the zygote's stderr
+  std::map<std::string, std::string> extra_env;
+};
+
+class RunnerProcess {
+ public:
+  explicit RunnerProcess(RunnerConfig config);
+  ~RunnerProcess();
+  RunnerProcess(const RunnerProcess&) = delete;
+  RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+  // Spawns the zygote and waits for its `ready` message. Throws HarnessError.
+  void start(std::chrono::seconds ready_timeout = std::chrono::seconds(180));
+  void send(const nlohmann::json& request);
+  // The next message, or nullopt when `deadline` passes first. Throws HarnessError at EOF.
+  std::optional<nlohmann::json> read(std::chrono::steady_clock::time_point deadline);
+  void stop();
+  bool running() const { return pid_ > 0; }
+  const nlohmann::json& ready_info() const { return ready_; }
+
+ private:
+  RunnerConfig config_;
+  pid_t pid_ = -1;
+  int to_runner_ = -1;
+  int from_runner_ = -1;
+  std::string buffer_;
+  nlohmann::json ready_;
+};
+
+// Finds the folder holding keval_runner: $KEVAL_RUNNER_DIR, beside the executable
+// (../runner, ../share/keval/runner), then the source tree this binary was built from.
+std::filesystem::path find_runner_dir();
+
+// The interpreter: --python, else $KEVAL_PYTHON, else python3.
+std::string choose_python(const std::string& flag);
+
+}  // namespace keval

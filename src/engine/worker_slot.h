@@ -1,0 +1,27 @@
+#pragma once
+// A worker slot: one warm runner zygote running one job at a time, restarted if it dies.
+#include <memory>
+
+#include "engine/job_runner.h"
+#include "engine/runner_process.h"
+
+namespace keval {
+
+class WorkerSlot : public JobRunner {
+ public:
+  explicit WorkerSlot(RunnerConfig config);
+  // Starts the zygote now (so start-up cost is paid once, before the first job).
+  void start();
+  JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout) override;
+  const nlohmann::json& ready_info() const { return process_->ready_info(); }
+
+ private:
+  RunnerConfig config_;
+  std::unique_ptr<RunnerProcess> process_;
+  int next_job_ = 0;
+};
+
+// The last `max_bytes` of a file (a child's stderr), cut at a line start.
+std::string file_tail(const std::filesystem::path& path, size_t max_bytes = 2000);
+
+}  // namespace keval

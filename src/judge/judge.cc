@@ -1,0 +1,228 @@
+#include "judge/judge.h"
+
+#include <sstream>
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+std::string where(const json& fact) {
+  std::string out;
+  if (fact.contains("case") && fact["case"].is_string()) {
+    out = "case " + fact["case"].get<std::string>();
+    if (fact.contains("dtype") && fact["dtype"].is_string()) out += " " + fact["dtype"].get<std::string>();
+    if (fact.contains("seed") && fact["seed"].is_number()) out += " seed " + std::to_string(fact["seed"].get<long long>());
+    out += ": ";
+  }
+  return out;
+}
+
+std::string error_text(const json& error) {
+  std::string text = where(error) + error.value("error_kind", "Error");
+  if (error.contains("line") && error["line"].is_number()) {
+    text += " at line " + std::to_string(error["line"].get<int>());
+  }
+  std::string message = error.value("message", "");
+  if (!message.empty()) text += ": " + message;
+  return text;
+}
+
+bool is_compile_error(const std::string& kind) {
+  return kind == "SyntaxError" || kind == "IndentationError" || kind == "TabError" ||
+         kind.find("CompilationError") != std::string::npos || kind == "CompileTimeAssertionFailure";
+}
+
+std::string shape_text(const json& shape) {
+  if (!shape.is_array()) return "?";
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + shape[i].dump();
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string number(const json& value) {
+  if (!value.is_number()) return "n/a";
+  std::ostringstream out;
+  out.precision(3);
+  out << value.get<double>();
+  return out.str();
+}
+
+// Collects failures; the most severe class decides the verdict, the rest stay as reasons.
+class Findings {
+ public:
+  void add(Verdict verdict, std::string reason) {
+    if (!verdict_ || rank(verdict) < rank(*verdict_)) verdict_ = verdict;
+    if (reasons_.size() < 8) reasons_.push_back(std::move(reason));
+  }
+  bool any() const { return verdict_.has_value(); }
+  Judgement result() const {
+    Judgement judgement{*verdict_, {}};
+    for (const auto& reason : reasons_) judgement.reasons.push_back(reason);
+    return judgement;
+  }
+
+ private:
+  // Severity order among output-level failures found in one pass.
+  static int rank(Verdict v) {
+    switch (v) {
+      case Verdict::kWrongShape: return 0;
+      case Verdict::kWrongDtype: return 1;
+      case Verdict::kNanMismatch: return 2;
+      case Verdict::kMismatch: return 3;
+      default: return 4;
+    }
+  }
+  std::optional<Verdict> verdict_;
+  std::vector<std::string> reasons_;
+};
+
+std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
+  if (job.timed_out) {
+    return Judgement{Verdict::kTimeout,
+                     {who + " killed at its deadline after " + number(job.wall_s) + " s"}};
+  }
+  if (job.runner_lost) return Judgement{Verdict::kCrash, {who + ": " + job.stderr_tail}};
+  return std::nullopt;
+}
+
+std::string exit_text(const JobOutcome& job) {
+  if (job.signal) return "signal " + std::to_string(*job.signal);
+  if (job.exit_code) return "exit code " + std::to_string(*job.exit_code);
+  return "unknown status";
+}
+
+std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolicy& policy) {
+  if (auto end = judge_process_end(job, "the submission")) return end;
+  for (const json* error : job.of_type("error")) {
+    const std::string stage = error->value("stage", "");
+    const std::string kind = error->value("error_kind", "");
+    if (stage == "import") {
+      return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                       {"while loading the submission: " + error_text(*error)}};
+    }
+    if (stage == "entry") return Judgement{Verdict::kMissingEntry, {error->value("message", "")}};
+  }
+  if (!job.done) {
+    std::string reason = "the process ended (" + exit_text(job) + ") before reporting every result";
+    if (!job.stderr_tail.empty()) reason += "; stderr: " + job.stderr_tail.substr(0, 500);
+    return Judgement{Verdict::kCrash, {reason}};
+  }
+  for (const json* error : job.of_type("error")) {
+    const std::string kind = error->value("error_kind", "");
+    if (error->value("stage", "") != "call") continue;
+    if (kind == "NonTensorOutput") return Judgement{Verdict::kWrongShape, {error_text(*error)}};
+    return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                     {error_text(*error)}};
+  }
+  for (const json* error : job.of_type("error")) {
+    return Judgement{Verdict::kCrash, {"harness: " + error_text(*error)}};
+  }
+  auto calls = job.of_type("call");
+  if (calls.empty()) return Judgement{Verdict::kCrash, {"the submission reported no calls"}};
+  bool any_kernel = false;
+  std::string other;
+  for (const json* call : calls) {
+    if (!policy.inplace && call->value("inputs_mutated", false)) {
+      return Judgement{Verdict::kInputMutated,
+                       {where(*call) + "the call changed its inputs (the task does not allow it)"}};
+    }
+    if (!policy.inplace && call->value("output_is_input", false)) {
+      return Judgement{Verdict::kTampering, {where(*call) + "an output aliases an input tensor"}};
+    }
+    if (call->contains("kernels") && !(*call)["kernels"].empty()) any_kernel = true;
+    if (call->contains("other_kernels") && !(*call)["other_kernels"].empty() && other.empty()) {
+      other = (*call)["other_kernels"].dump();
+    }
+  }
+  if (!any_kernel) {
+    return Judgement{Verdict::kNoKernel,
+                     {"no Triton kernel defined in the submission ran during its calls" +
+                      (other.empty() ? std::string() : " (other kernels: " + other + ")")}};
+  }
+  return std::nullopt;
+}
+
+void judge_outputs(const json& compare, Findings& findings) {
+  const std::string at = where(compare);
+  if (compare.value("missing", false)) {
+    findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
+    return;
+  }
+  int n = compare.value("n_outputs", 0), expected = compare.value("ref_n_outputs", 0);
+  if (n != expected) {
+    findings.add(Verdict::kWrongShape, at + "returned " + std::to_string(n) +
+                                           " outputs, the reference " + std::to_string(expected));
+    return;
+  }
+  for (const json& out : compare.value("outputs", json::array())) {
+    const std::string name = at + "output " + std::to_string(out.value("index", 0)) + ": ";
+    if (out["shape"] != out["ref_shape"]) {
+      findings.add(Verdict::kWrongShape, name + "shape " + shape_text(out["shape"]) +
+                                             ", expected " + shape_text(out["ref_shape"]));
+      continue;
+    }
+    if (out["dtype"] != out["ref_dtype"]) {
+      findings.add(Verdict::kWrongDtype, name + "dtype " + out.value("dtype", "?") +
+                                             ", expected " + out.value("ref_dtype", "?"));
+      continue;
+    }
+    long long nan = out.value("nan", 0LL), inf = out.value("inf", 0LL);
+    long long ref_nan = out.value("ref_nan", 0LL), ref_inf = out.value("ref_inf", 0LL);
+    if ((nan > 0 && ref_nan == 0) || (inf > 0 && ref_inf == 0)) {
+      findings.add(Verdict::kNanMismatch, name + std::to_string(nan) + " NaN and " +
+                                              std::to_string(inf) + " Inf values where the reference has " +
+                                              std::to_string(ref_nan) + " and " + std::to_string(ref_inf));
+      continue;
+    }
+    long long over = out.value("n_over_tol", 0LL);
+    if (over > 0) {
+      findings.add(Verdict::kMismatch,
+                   name + std::to_string(over) + " of " + std::to_string(out.value("numel", 0LL)) +
+                       " elements outside tolerance (max abs err " + number(out["max_abs_err"]) +
+                       ", max rel err " + number(out["max_rel_err"]) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
+  if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
+  if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
+  const JobOutcome& reference = *facts.reference;
+  if (reference.timed_out || reference.runner_lost || !reference.done) {
+    std::string reason = "harness: the reference job failed (" + exit_text(reference) + ")";
+    for (const json* error : reference.of_type("error")) reason += "; " + error_text(*error);
+    return {Verdict::kCrash, {reason}};
+  }
+  Findings findings;
+  auto compares = reference.of_type("compare");
+  for (const json* compare : compares) judge_outputs(*compare, findings);
+  if (findings.any()) return findings.result();
+  if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
+  for (const json* check : facts.candidate.of_type("determinism")) {
+    if (!check->value("same", true)) {
+      return {Verdict::kNondeterministic,
+              {where(*check) + "two runs on the same inputs differ (max abs diff " +
+               number((*check)["max_abs_diff"]) + ")"}};
+    }
+  }
+  return {Verdict::kPass, {}};
+}
+
+bool verdict_counts_as_call(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kBadSubmission:
+    case Verdict::kMissingEntry:
+    case Verdict::kCompileError:
+    case Verdict::kRuntimeError:
+    case Verdict::kCrash:
+    case Verdict::kTimeout:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace keval

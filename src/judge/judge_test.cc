@@ -1,0 +1,131 @@
+#include "judge/judge.h"
+
+#include <gtest/gtest.h>
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+JobOutcome finished(std::vector<json> messages) {
+  JobOutcome job;
+  job.messages = std::move(messages);
+  job.messages.push_back({{"type", "done"}});
+  job.done = true;
+  job.exit_code = 0;
+  return job;
+}
+
+json call(bool mutated = false, std::vector<std::string> kernels = {"add_kernel"}) {
+  return {{"type", "call"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7}, {"ok", true},
+          {"kernels", kernels}, {"other_kernels", json::array()}, {"inputs_mutated", mutated},
+          {"output_is_input", false}};
+}
+
+json output(json shape, std::string dtype, long long over, long long nan = 0) {
+  return {{"index", 0}, {"shape", shape}, {"ref_shape", {37}}, {"dtype", dtype},
+          {"ref_dtype", "float32"}, {"numel", 37}, {"max_abs_err", 0.5}, {"max_rel_err", 0.1},
+          {"n_over_tol", over}, {"nan", nan}, {"inf", 0}, {"ref_nan", 0}, {"ref_inf", 0}};
+}
+
+json compare(std::vector<json> outputs) {
+  return {{"type", "compare"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7},
+          {"missing", false}, {"n_outputs", outputs.size()}, {"ref_n_outputs", 1},
+          {"outputs", outputs}};
+}
+
+EvaluationFacts facts_with(std::vector<json> outputs) {
+  return {finished({call()}), finished({compare(std::move(outputs))})};
+}
+
+Verdict verdict_of(const EvaluationFacts& facts, bool inplace = false) {
+  return judge(facts, JudgePolicy{inplace}).verdict;
+}
+
+TEST(JudgeTest, PassesWhenEveryOutputIsWithinTolerance) {
+  EXPECT_EQ(verdict_of(facts_with({output({37}, "float32", 0)})), Verdict::kPass);
+}
+
+TEST(JudgeTest, ShapeBeatsDtypeBeatsValues) {
+  EXPECT_EQ(verdict_of(facts_with({output({36}, "float16", 5)})), Verdict::kWrongShape);
+  EXPECT_EQ(verdict_of(facts_with({output({37}, "float16", 5)})), Verdict::kWrongDtype);
+  EXPECT_EQ(verdict_of(facts_with({output({37}, "float32", 5)})), Verdict::kMismatch);
+  EXPECT_EQ(verdict_of(facts_with({output({37}, "float32", 5, 3)})), Verdict::kNanMismatch);
+}
+
+TEST(JudgeTest, MismatchReasonNamesCaseAndCounts) {
+  Judgement j = judge(facts_with({output({37}, "float32", 5)}), {});
+  ASSERT_FALSE(j.reasons.empty());
+  EXPECT_NE(j.reasons[0].find("case odd float32 seed 7"), std::string::npos) << j.reasons[0];
+  EXPECT_NE(j.reasons[0].find("5 of 37 elements"), std::string::npos) << j.reasons[0];
+}
+
+TEST(JudgeTest, ImportSyntaxErrorIsCompileErrorWithLine) {
+  EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "import"},
+                                   {"error_kind", "SyntaxError"}, {"message", "invalid syntax"},
+                                   {"line", 12}}}), std::nullopt};
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kCompileError);
+  EXPECT_NE(j.reasons[0].find("line 12"), std::string::npos);
+}
+
+TEST(JudgeTest, ImportExceptionIsRuntimeError) {
+  EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "import"},
+                                   {"error_kind", "NameError"}, {"message", "x"}}}), std::nullopt};
+  EXPECT_EQ(verdict_of(facts), Verdict::kRuntimeError);
+}
+
+TEST(JudgeTest, MissingEntryIsReported) {
+  EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "entry"},
+                                   {"error_kind", "MissingEntry"}, {"message", "no softmax"}}}),
+                        std::nullopt};
+  EXPECT_EQ(verdict_of(facts), Verdict::kMissingEntry);
+}
+
+TEST(JudgeTest, TritonCompilationErrorDuringCallIsCompileError) {
+  EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "call"},
+                                   {"error_kind", "CompilationError"}, {"message", "bad"}}}),
+                        std::nullopt};
+  EXPECT_EQ(verdict_of(facts), Verdict::kCompileError);
+}
+
+TEST(JudgeTest, ExitWithoutDoneIsCrashEvenWithCodeZero) {
+  JobOutcome job;
+  job.messages = {call()};
+  job.exit_code = 0;
+  EXPECT_EQ(verdict_of({job, std::nullopt}), Verdict::kCrash);
+}
+
+TEST(JudgeTest, KilledAtDeadlineIsTimeout) {
+  JobOutcome job;
+  job.timed_out = true;
+  job.signal = 9;
+  EXPECT_EQ(verdict_of({job, std::nullopt}), Verdict::kTimeout);
+}
+
+TEST(JudgeTest, MutatedInputsFailUnlessTaskIsInplace) {
+  EvaluationFacts facts{finished({call(true)}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_EQ(verdict_of(facts), Verdict::kInputMutated);
+  EXPECT_EQ(verdict_of(facts, /*inplace=*/true), Verdict::kPass);
+}
+
+TEST(JudgeTest, NoOwnKernelIsNoKernel) {
+  EvaluationFacts facts{finished({call(false, {})}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_EQ(verdict_of(facts), Verdict::kNoKernel);
+}
+
+TEST(JudgeTest, DifferentRepeatsAreNondeterministic) {
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  json check = {{"type", "determinism"}, {"same", false}, {"max_abs_diff", 0.2}};
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), check);
+  EXPECT_EQ(verdict_of(facts), Verdict::kNondeterministic);
+}
+
+TEST(JudgeTest, FactsSurviveJsonRoundTrip) {
+  EvaluationFacts facts = facts_with({output({37}, "float32", 5)});
+  EvaluationFacts again = EvaluationFacts::from_json(json::parse(facts.to_json().dump()));
+  EXPECT_EQ(verdict_of(again), Verdict::kMismatch);
+}
+
+}  // namespace
+}  // namespace keval

@@ -1,0 +1,111 @@
+#include "report/submission_result.h"
+
+namespace keval {
+namespace {
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
+  return j[key].get<double>();
+}
+
+nlohmann::json interval_json(const std::optional<double>& low, const std::optional<double>& high) {
+  if (!low || !high) return nullptr;
+  return nlohmann::json::array({*low, *high});
+}
+
+}  // namespace
+
+nlohmann::json SubmissionResult::to_json() const {
+  nlohmann::json cases_json = nlohmann::json::array();
+  for (const auto& c : cases) {
+    cases_json.push_back({{"case", c.name}, {"dtype", c.dtype},
+                          {"time_ms", optional_json(c.time_ms)},
+                          {"ref_time_ms", optional_json(c.ref_time_ms)},
+                          {"speedup", optional_json(c.speedup)},
+                          {"speedup_ci", interval_json(c.speedup_ci_low, c.speedup_ci_high)},
+                          {"samples", c.samples}, {"ref_samples", c.ref_samples},
+                          {"stop_reason", c.stop_reason},
+                          {"achieved_gbps", optional_json(c.achieved_gbps)},
+                          {"achieved_tflops", optional_json(c.achieved_tflops)},
+                          {"max_abs_err", optional_json(c.max_abs_err)},
+                          {"max_rel_err", optional_json(c.max_rel_err)}});
+  }
+  nlohmann::json efficiency = nullptr;
+  for (const auto& c : cases) {
+    if (c.achieved_gbps || c.achieved_tflops) {
+      efficiency = nlohmann::json::object();
+      break;
+    }
+  }
+  if (!efficiency.is_null()) {
+    for (const auto& c : cases) {
+      efficiency[c.name + "/" + c.dtype] = {{"achieved_gbps", optional_json(c.achieved_gbps)},
+                                            {"achieved_tflops", optional_json(c.achieved_tflops)}};
+    }
+  }
+  return {{"id", id},
+          {"task", task},
+          {"verdict", verdict_name(judgement.verdict)},
+          {"reasons", judgement.reasons},
+          {"call", call()},
+          {"exec", exec()},
+          {"speedup", optional_json(speedup)},
+          {"speedup_ci", interval_json(speedup_ci_low, speedup_ci_high)},
+          {"time_ms", optional_json(time_ms)},
+          {"ref_time_ms", optional_json(ref_time_ms)},
+          {"efficiency", efficiency},
+          {"timing_method", timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method)},
+          {"category", category},
+          {"track", track},
+          {"origin", origin},
+          {"hash", hash},
+          {"cases", cases_json}};
+}
+
+SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
+  SubmissionResult r;
+  r.id = j.value("id", "");
+  r.task = j.value("task", "");
+  r.category = j.value("category", "");
+  r.track = j.value("track", "");
+  r.origin = j.value("origin", "");
+  r.hash = j.value("hash", "");
+  r.judgement.verdict = verdict_from_name(j.value("verdict", "crash")).value_or(Verdict::kCrash);
+  r.judgement.reasons = j.value("reasons", std::vector<std::string>{});
+  r.call_ok_ = j.value("call", false);
+  r.timing_method = j["timing_method"].is_string() ? j["timing_method"].get<std::string>() : "";
+  r.speedup = optional_from(j, "speedup");
+  if (j.contains("speedup_ci") && j["speedup_ci"].is_array()) {
+    r.speedup_ci_low = j["speedup_ci"][0].get<double>();
+    r.speedup_ci_high = j["speedup_ci"][1].get<double>();
+  }
+  r.time_ms = optional_from(j, "time_ms");
+  r.ref_time_ms = optional_from(j, "ref_time_ms");
+  for (const auto& c : j.value("cases", nlohmann::json::array())) {
+    CaseResult cr;
+    cr.name = c.value("case", "");
+    cr.dtype = c.value("dtype", "");
+    cr.time_ms = optional_from(c, "time_ms");
+    cr.ref_time_ms = optional_from(c, "ref_time_ms");
+    cr.speedup = optional_from(c, "speedup");
+    if (c.contains("speedup_ci") && c["speedup_ci"].is_array()) {
+      cr.speedup_ci_low = c["speedup_ci"][0].get<double>();
+      cr.speedup_ci_high = c["speedup_ci"][1].get<double>();
+    }
+    cr.samples = c.value("samples", 0);
+    cr.ref_samples = c.value("ref_samples", 0);
+    cr.stop_reason = c.value("stop_reason", "");
+    cr.achieved_gbps = optional_from(c, "achieved_gbps");
+    cr.achieved_tflops = optional_from(c, "achieved_tflops");
+    cr.max_abs_err = optional_from(c, "max_abs_err");
+    cr.max_rel_err = optional_from(c, "max_rel_err");
+    r.cases.push_back(std::move(cr));
+  }
+  return r;
+}
+
+}  // namespace keval

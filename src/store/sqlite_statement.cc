@@ -1,0 +1,41 @@
+#include "store/sqlite_statement.h"
+
+#include "store/store.h"
+
+namespace keval {
+
+Statement::Statement(sqlite3* db, const std::string& sql) : db_(db) {
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
+    throw StoreError(std::string("SQL error: ") + sqlite3_errmsg(db) + " in: " + sql.substr(0, 80));
+  }
+}
+
+Statement& Statement::bind(int index, const std::string& value) {
+  sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::bind(int index, int64_t value) {
+  sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+
+Statement& Statement::bind(int index, const std::optional<double>& value) {
+  if (value) sqlite3_bind_double(stmt_, index, *value);
+  else sqlite3_bind_null(stmt_, index);
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  throw StoreError(std::string("SQL error: ") + sqlite3_errmsg(db_));
+}
+
+std::string Statement::text(int column) const {
+  const unsigned char* value = sqlite3_column_text(stmt_, column);
+  return value ? reinterpret_cast<const char*>(value) : "";
+}
+
+}  // namespace keval

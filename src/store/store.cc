@@ -1,0 +1,184 @@
+#include "store/store.h"
+
+#include <chrono>
+#include <ctime>
+
+#include "store/sqlite_statement.h"
+
+namespace keval {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+// Version 1. Later versions append migrations; existing rows are never dropped.
+const char* kSchemaV1 = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT, keval_version TEXT,
+  suite TEXT, submissions TEXT, device TEXT, settings_json TEXT, environment_json TEXT,
+  summary_json TEXT);
+CREATE TABLE IF NOT EXISTS submissions(
+  hash TEXT PRIMARY KEY, task TEXT NOT NULL, code TEXT NOT NULL, first_seen TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS evaluations(
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id),
+  eval_key TEXT NOT NULL UNIQUE, submission_hash TEXT REFERENCES submissions(hash),
+  submission_id TEXT, origin TEXT, task TEXT, task_version INTEGER, verdict TEXT NOT NULL,
+  reasons_json TEXT, facts_json TEXT, result_json TEXT NOT NULL, speedup REAL, time_ms REAL,
+  created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS case_results(
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id), case_name TEXT, dtype TEXT,
+  time_ms REAL, ref_time_ms REAL, speedup REAL, max_abs_err REAL, max_rel_err REAL);
+CREATE TABLE IF NOT EXISTS samples(
+  evaluation_id INTEGER REFERENCES evaluations(id), run_id INTEGER, task TEXT,
+  case_name TEXT, dtype TEXT, who TEXT NOT NULL, method TEXT, samples_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS golden_timings(
+  run_id INTEGER NOT NULL REFERENCES runs(id), task TEXT NOT NULL, task_version INTEGER,
+  outcome_json TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS evaluations_by_run ON evaluations(run_id);
+CREATE INDEX IF NOT EXISTS case_results_by_eval ON case_results(evaluation_id);
+)sql";
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+void put_samples(sqlite3* db, std::optional<int64_t> evaluation_id, int64_t run_id, const std::string& task,
+                 const std::string& who, const JobOutcome& job) {
+  Statement insert(db, "INSERT INTO samples(evaluation_id, run_id, task, case_name, dtype, who, "
+                       "method, samples_json) VALUES(?,?,?,?,?,?,?,?)");
+  for (const auto* timing : job.of_type("timing")) {
+    if (evaluation_id) insert.bind(1, *evaluation_id);
+    insert.bind(2, run_id).bind(3, task)
+        .bind(4, timing->value("case", "")).bind(5, timing->value("dtype", "")).bind(6, who)
+        .bind(7, timing->value("method", "")).bind(8, (*timing)["samples_ms"].dump());
+    insert.run();
+    insert.reset();
+  }
+}
+
+}  // namespace
+
+Store::Store(const std::filesystem::path& path) : path_(path) {
+  if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(path.string() + ": cannot open the store: " + message);
+  }
+  sqlite3_busy_timeout(db_, 10000);
+  try {
+    exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;");
+    exec(kSchemaV1);
+    int version = schema_version();
+    if (version > kSchemaVersion) {
+      throw StoreError("schema version " + std::to_string(version) +
+                       " is newer than this keval understands (" + std::to_string(kSchemaVersion) + ")");
+    }
+    exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '" +
+         std::to_string(kSchemaVersion) + "')");
+  } catch (const StoreError& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw StoreError(path.string() + ": " + e.what());
+  }
+}
+
+Store::~Store() {
+  if (db_) sqlite3_close(db_);
+}
+
+void Store::exec(const std::string& sql) const {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    throw StoreError("SQL error: " + message);
+  }
+}
+
+int Store::schema_version() const {
+  Statement query(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+  return query.step() ? std::stoi(query.text(0)) : kSchemaVersion;
+}
+
+int64_t Store::begin_run(const RunInfo& run) {
+  Statement insert(db_, "INSERT INTO runs(started_at, keval_version, suite, submissions, device, "
+                        "settings_json, environment_json) VALUES(?,?,?,?,?,?,?)");
+  insert.bind(1, now_utc()).bind(2, std::string(KEVAL_VERSION)).bind(3, run.suite)
+      .bind(4, run.submissions).bind(5, run.device).bind(6, run.settings.dump())
+      .bind(7, run.environment.dump());
+  insert.run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Store::finish_run(int64_t run_id, const nlohmann::json& summary) {
+  Statement update(db_, "UPDATE runs SET finished_at = ?, summary_json = ? WHERE id = ?");
+  update.bind(1, now_utc()).bind(2, summary.dump()).bind(3, run_id);
+  update.run();
+}
+
+std::optional<SubmissionResult> Store::find_result(const std::string& eval_key) const {
+  Statement query(db_, "SELECT result_json FROM evaluations WHERE eval_key = ?");
+  query.bind(1, eval_key);
+  if (!query.step()) return std::nullopt;
+  return SubmissionResult::from_json(nlohmann::json::parse(query.text(0)));
+}
+
+void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
+                           int task_version, const SubmissionResult& result,
+                           const EvaluationFacts* facts) {
+  exec("BEGIN IMMEDIATE");
+  try {
+    Statement submission(db_, "INSERT OR IGNORE INTO submissions(hash, task, code, first_seen) "
+                              "VALUES(?,?,?,?)");
+    submission.bind(1, result.hash).bind(2, result.task).bind(3, code).bind(4, now_utc());
+    submission.run();
+    Statement insert(db_, "INSERT INTO evaluations(run_id, eval_key, submission_hash, "
+                          "submission_id, origin, task, task_version, verdict, reasons_json, "
+                          "facts_json, result_json, speedup, time_ms, created_at) "
+                          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    nlohmann::json result_json = result.to_json();
+    insert.bind(1, run_id).bind(2, eval_key).bind(3, result.hash).bind(4, result.id)
+        .bind(5, result.origin).bind(6, result.task).bind(7, static_cast<int64_t>(task_version))
+        .bind(8, std::string(verdict_name(result.judgement.verdict)))
+        .bind(9, result_json["reasons"].dump())
+        .bind(10, facts ? facts->to_json().dump() : std::string("null"))
+        .bind(11, result_json.dump()).bind(12, result.speedup).bind(13, result.time_ms)
+        .bind(14, now_utc());
+    insert.run();
+    int64_t evaluation_id = sqlite3_last_insert_rowid(db_);
+    for (const auto& c : result.cases) {
+      Statement row(db_, "INSERT INTO case_results(evaluation_id, case_name, dtype, time_ms, "
+                         "ref_time_ms, speedup, max_abs_err, max_rel_err) VALUES(?,?,?,?,?,?,?,?)");
+      row.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.time_ms)
+          .bind(5, c.ref_time_ms).bind(6, c.speedup).bind(7, c.max_abs_err).bind(8, c.max_rel_err);
+      row.run();
+    }
+    if (facts) put_samples(db_, evaluation_id, run_id, result.task, "candidate", facts->candidate);
+    exec("COMMIT");
+  } catch (...) {
+    exec("ROLLBACK");
+    throw;
+  }
+}
+
+void Store::put_golden_timing(int64_t run_id, const std::string& task, int task_version,
+                              const JobOutcome& outcome) {
+  Statement insert(db_, "INSERT INTO golden_timings(run_id, task, task_version, outcome_json) "
+                        "VALUES(?,?,?,?)");
+  insert.bind(1, run_id).bind(2, task).bind(3, static_cast<int64_t>(task_version))
+      .bind(4, outcome.to_json().dump());
+  insert.run();
+  put_samples(db_, std::nullopt, run_id, task, "golden", outcome);
+}
+
+int64_t Store::count(const std::string& table) const {
+  Statement query(db_, "SELECT COUNT(*) FROM " + table);
+  query.step();
+  return query.integer(0);
+}
+
+}  // namespace keval

@@ -1,0 +1,60 @@
+#pragma once
+// keval.db: every run, submission (by content hash), evaluation (verdict, raw facts, result),
+// case figures and timing samples. Opening an existing store never loses what it holds.
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/job_outcome.h"
+#include "judge/evaluation_facts.h"
+#include "report/submission_result.h"
+
+namespace keval {
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunInfo {
+  std::string suite;
+  std::string submissions;
+  std::string device;
+  nlohmann::json settings;
+  nlohmann::json environment;
+};
+
+class Store {
+ public:
+  // Opens (creating or migrating) the database. Throws StoreError naming the file.
+  explicit Store(const std::filesystem::path& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  int schema_version() const;
+  int64_t begin_run(const RunInfo& run);
+  void finish_run(int64_t run_id, const nlohmann::json& summary);
+
+  // The stored result for an evaluation key (resume), if any.
+  std::optional<SubmissionResult> find_result(const std::string& eval_key) const;
+  // Stores submission, evaluation, case rows and samples in one transaction.
+  void put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
+                      int task_version, const SubmissionResult& result,
+                      const EvaluationFacts* facts);
+  void put_golden_timing(int64_t run_id, const std::string& task, int task_version,
+                         const JobOutcome& outcome);
+  int64_t count(const std::string& table) const;
+
+ private:
+  void exec(const std::string& sql) const;
+  sqlite3* db_ = nullptr;
+  std::filesystem::path path_;
+};
+
+}  // namespace keval
