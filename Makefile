@@ -1,0 +1,37 @@
+# keval: `make demo` evaluates the example submissions; `make test` runs every test.
+SHELL := /bin/bash
+BUILD ?= build
+KEVAL ?= $(BUILD)/keval
+DEVICE ?= auto
+PY = $(shell bash scripts/python.sh)
+
+.PHONY: all deps build demo test test-cpp test-runner test-e2e clean
+
+all: build
+
+deps:
+	@KEVAL_PREBUILT=$(if $(filter $(BUILD)/keval,$(KEVAL)),0,1) bash scripts/install-deps.sh
+
+# A carried, prebuilt binary (KEVAL=path) is used as is.
+build: deps
+	@if [ "$(KEVAL)" = "$(BUILD)/keval" ]; then \
+	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null && \
+	  ninja -C $(BUILD) -j$$(nproc) ; fi
+
+demo: build
+	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
+	  --out out/demo --device $(DEVICE)
+
+test: build test-cpp test-runner test-e2e
+
+test-cpp:
+	cd $(BUILD) && ctest --output-on-failure -j2
+
+test-runner:
+	TRITON_INTERPRET=1 PYTHONPATH=runner $(PY) -m pytest -q tests/runner
+
+test-e2e:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/e2e
+
+clean:
+	rm -rf $(BUILD) out

@@ -1,0 +1,1 @@
+"""keval's runner: the Python side of the controller <-> runner protocol (docs/runner-protocol.md)."""

@@ -1,0 +1,127 @@
+"""The forked child: isolates itself, runs one job, reports through its message pipe, exits.
+
+Exit codes: 0 after `done`; 3 when the runner's own code failed (an `error` with stage
+"runner" says why); 4 when the device became unusable (stage "device"). Any other code or a
+signal comes from the candidate (os._exit, a crash, the controller's kill).
+"""
+
+import os
+import sys
+import tempfile
+import traceback
+
+from .errors import DeviceError
+from .messages import MessageWriter
+
+EXIT_DONE = 0
+EXIT_RUNNER_ERROR = 3
+EXIT_DEVICE_ERROR = 4
+
+
+def _redirect(fd: int, path: str, flags: int) -> None:
+    target = os.open(path, flags, 0o644)
+    os.dup2(target, fd)
+    os.close(target)
+
+
+def isolate(request: dict) -> None:
+    """fd 0 from /dev/null, fd 1/2 to files in work_dir, which becomes cwd and TMPDIR."""
+    _redirect(0, os.devnull, os.O_RDONLY)
+    work_dir = request.get("work_dir")
+    if not work_dir:
+        return  # a probe needs no folder: its prints go to the zygote's stderr
+    os.makedirs(work_dir, exist_ok=True)
+    write_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    _redirect(1, os.path.join(work_dir, "stdout.txt"), write_flags)
+    _redirect(2, os.path.join(work_dir, "stderr.txt"), write_flags)
+    os.chdir(work_dir)
+    os.environ["TMPDIR"] = work_dir
+    tempfile.tempdir = None  # forget the zygote's cached choice
+
+
+def prepare_device(request: dict) -> None:
+    import torch
+
+    if request.get("device") == "cuda":
+        if not torch.cuda.is_available():
+            raise DeviceError("CudaUnavailable", "device 'cuda' was requested but torch sees no CUDA device")
+        torch.cuda.set_device(int(request.get("gpu", 0) or 0))
+    else:
+        # Triton reads this at each @jit: CPU jobs always run kernels in the interpreter.
+        os.environ["TRITON_INTERPRET"] = "1"
+        from .interpreter_support import enable_autotune_without_driver
+        enable_autotune_without_driver()
+
+
+def dispatch(request: dict, writer: MessageWriter) -> None:
+    if request.get("op") == "probe":
+        from .probe import probe
+        writer.send("probe", **probe(request))
+        return
+    prepare_device(request)
+    kind = request.get("kind")
+    if kind == "candidate":
+        from .candidate_job import CandidateJob
+        CandidateJob(request, writer).run()
+    elif kind == "reference":
+        from .reference_job import ReferenceJob
+        ReferenceJob(request, writer).run()
+    else:
+        raise ValueError(f"unknown job kind {kind!r} (expected 'candidate' or 'reference')")
+
+
+def _flush_stdio() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL this child if the zygote dies, so no orphan keeps a GPU busy."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+    except Exception:
+        pass
+
+
+def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:
+    """Never returns: the child always leaves through os._exit."""
+    code = EXIT_RUNNER_ERROR
+    writer = MessageWriter(message_fd, str(request.get("job", "")))
+    try:
+        try:
+            os.setsid()  # own session and process group: the controller kills -pid
+        except OSError:
+            pass
+        die_with_parent()
+        os.write(sync_fd, b"1")  # the zygote sends `started` only once the group exists
+        os.close(sync_fd)
+        for fd in close_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        isolate(request)
+        dispatch(request, writer)
+        writer.send("done")
+        code = EXIT_DONE
+    except DeviceError as exc:
+        writer.error("device", exc.kind, str(exc), error_class=exc.kind)
+        code = EXIT_DEVICE_ERROR
+    except BaseException as exc:  # the runner's own fault: report it, never `done`
+        try:
+            tail = traceback.format_exc()[-1900:]  # the innermost frames say the most
+            writer.error("runner", type(exc).__name__, tail, error_class=type(exc).__name__)
+        except BaseException:
+            pass
+        code = EXIT_RUNNER_ERROR
+    finally:
+        _flush_stdio()
+        os._exit(code)

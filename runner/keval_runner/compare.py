@@ -1,0 +1,126 @@
+"""Raw facts about a candidate output against the reference output (no verdicts here).
+
+Values are compared in float64 on the reference's device. Errors are taken over the
+elements finite on both sides; `n_over_tol` counts those with |a-b| > atol + rtol*|ref|
+plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN and
++Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0).
+"""
+
+import torch
+
+TINY = torch.finfo(torch.float64).tiny
+
+
+class NonTensorOutput(TypeError):
+    pass
+
+
+def as_output_list(result) -> list:
+    """A call's result as a list of tensors: one tensor -> [tensor]; tuple/list -> list."""
+    if isinstance(result, torch.Tensor):
+        return [result]
+    if isinstance(result, (tuple, list)):
+        items = list(result)
+    else:
+        raise NonTensorOutput(f"the call returned {type(result).__name__}, expected a tensor or a tuple/list of tensors")
+    for index, item in enumerate(items):
+        if not isinstance(item, torch.Tensor):
+            raise NonTensorOutput(f"output {index} is {type(item).__name__} ({str(item)[:80]}), expected a tensor")
+    return items
+
+
+def _is_exact(dtype: torch.dtype) -> bool:
+    return not (dtype.is_floating_point or dtype.is_complex)
+
+
+def _as_float64(tensor: torch.Tensor) -> torch.Tensor:
+    if tensor.dtype.is_complex:
+        tensor = torch.view_as_real(tensor)
+    return tensor.detach().to(torch.float64)
+
+
+def _count(mask: torch.Tensor) -> int:
+    return int(mask.sum().item())
+
+
+def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
+    """Error facts for two tensors of the same shape."""
+    exact = _is_exact(out.dtype) and _is_exact(ref.dtype)
+    a = _as_float64(out.to(ref.device))
+    b = _as_float64(ref)
+    a_finite, b_finite = torch.isfinite(a), torch.isfinite(b)
+    both = a_finite & b_finite
+
+    diff = torch.where(both, (a - b).abs(), torch.zeros_like(a))
+    rel = diff / b.abs().clamp_min(TINY)
+    any_finite = bool(both.any().item())
+    max_abs = float(diff.max().item()) if any_finite else None
+    max_rel = float(torch.where(both, rel, torch.zeros_like(rel)).max().item()) if any_finite else None
+
+    if exact:
+        over = both & (out.to(ref.device).to(torch.int64) != ref.to(torch.int64))
+    else:
+        over = both & (diff > (atol + rtol * b.abs()))
+    # Non-finite positions agree only when both are NaN or both are the same infinity.
+    same_special = (torch.isnan(a) & torch.isnan(b)) | (~a_finite & ~b_finite & (a == b))
+    pattern_differs = ~both & ~same_special
+    return {
+        "max_abs_err": max_abs,
+        "max_rel_err": max_rel,
+        "n_over_tol": _count(over) + _count(pattern_differs),
+        "nan": _count(torch.isnan(a)),
+        "inf": _count(torch.isinf(a)),
+        "ref_nan": _count(torch.isnan(b)),
+        "ref_inf": _count(torch.isinf(b)),
+    }
+
+
+def compare_output(index: int, out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
+    facts = {
+        "index": index,
+        "shape": list(out.shape),
+        "ref_shape": list(ref.shape),
+        "dtype": str(out.dtype).replace("torch.", ""),
+        "ref_dtype": str(ref.dtype).replace("torch.", ""),
+        "stride": list(out.stride()),
+        "ref_stride": list(ref.stride()),
+        "numel": out.numel(),
+        "max_abs_err": None, "max_rel_err": None, "n_over_tol": None,
+        "nan": None, "inf": None, "ref_nan": None, "ref_inf": None,
+    }
+    if out.shape != ref.shape:
+        return facts
+    facts.update(value_stats(out, ref, float(atol), float(rtol)))
+    return facts
+
+
+def compare_outputs(outs: list, refs: list, atol: float, rtol: float) -> list:
+    """Facts for each index present on both sides (n_outputs tells the controller the rest)."""
+    return [compare_output(i, out, ref, atol, rtol) for i, (out, ref) in enumerate(zip(outs, refs))]
+
+
+def tensors_identical(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Same shape, dtype and values, NaN equal to NaN (used for mutation and determinism)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.device != b.device:
+        b = b.to(a.device)
+    if torch.equal(a, b):
+        return True
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
+        return False
+    return bool(((a == b) | (torch.isnan(a) & torch.isnan(b))).all().item())
+
+
+def max_abs_diff(outs_a: list, outs_b: list):
+    """Largest |a-b| over elements finite in both, across outputs of equal shapes (or None)."""
+    best = None
+    for a, b in zip(outs_a, outs_b):
+        if a.shape != b.shape or a.numel() == 0:
+            continue
+        fa, fb = _as_float64(a), _as_float64(b.to(a.device))
+        both = torch.isfinite(fa) & torch.isfinite(fb)
+        if bool(both.any().item()):
+            value = float((fa - fb).abs()[both].max().item())
+            best = value if best is None else max(best, value)
+    return best

@@ -1,0 +1,81 @@
+"""Builds a case's inputs with the task's make_inputs(case, dtype, seed).
+
+make_inputs runs with the CPU as the default device and the runner then moves every tensor it
+returned to the job's device. Task authors draw from a CPU torch.Generator; with a CUDA default
+device, torch.randn(..., generator=cpu_generator) would fail. Building on the CPU also gives
+bitwise the same inputs in CPU and CUDA mode. No process-wide default device is ever set: it
+would put a TorchFunctionMode in front of every torch call, slowing the timed candidate calls.
+"""
+
+import difflib
+
+import torch
+
+DTYPES = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float64": torch.float64,
+}
+
+
+def torch_dtype(name: str) -> torch.dtype:
+    if name in DTYPES:
+        return DTYPES[name]
+    close = difflib.get_close_matches(str(name), list(DTYPES), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    raise ValueError(f"unknown dtype '{name}' (known: {', '.join(DTYPES)}){hint}")
+
+
+def torch_device(device: str, gpu) -> torch.device:
+    if device == "cuda":
+        return torch.device("cuda", int(gpu or 0))
+    return torch.device("cpu")
+
+
+def case_dict(case: dict) -> dict:
+    """What make_inputs receives: the case's params plus its name."""
+    result = dict(case.get("params") or {})
+    result["name"] = case["name"]
+    return result
+
+
+def to_device(value, device: torch.device):
+    """Tensors (also inside list/tuple/dict arguments, one level) moved to device."""
+    if isinstance(value, torch.Tensor):
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        return type(value)(v.to(device) if isinstance(v, torch.Tensor) else v for v in value)
+    if isinstance(value, dict):
+        return {k: (v.to(device) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
+    return value
+
+
+def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tuple:
+    """Calls make_inputs (CPU default device) and returns a tuple of arguments on device."""
+    args = make_inputs(case_dict(case), torch_dtype(case["dtype"]), seed)
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    elif isinstance(args, list):
+        args = tuple(args)
+    elif not isinstance(args, tuple):
+        raise TypeError(f"make_inputs returned {type(args).__name__}, expected a tuple of arguments")
+    return tuple(to_device(arg, device) for arg in args)
+
+
+def tensors_in(args) -> list:
+    """Tensors among the arguments, also inside list/tuple/dict arguments (one level)."""
+    found = []
+    for arg in args:
+        if isinstance(arg, torch.Tensor):
+            found.append(arg)
+        elif isinstance(arg, (list, tuple)):
+            found.extend(a for a in arg if isinstance(a, torch.Tensor))
+        elif isinstance(arg, dict):
+            found.extend(a for a in arg.values() if isinstance(a, torch.Tensor))
+    return found
+
+
+def synchronize(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)

@@ -1,0 +1,98 @@
+"""Records which Triton kernels are launched during a call.
+
+Every launch, whatever wraps the kernel (kernel[grid](...), triton.autotune's Autotuner,
+triton.heuristics' Heuristics), ends in `run(*args, grid=..., warmup=False, ...)` on the
+object that holds the kernel's Python function: triton.runtime.jit.JITFunction on a GPU,
+triton.runtime.interpreter.InterpretedFunction under TRITON_INTERPRET=1. Both classes get
+a wrapped `run` (class level, so kernels defined later are covered too), and a plain
+`__getitem__` that always goes through `run` (some Triton builds return a native launcher
+for cached kernels that would bypass a Python-level hook). The layout is the same in
+Triton 3.6 and 3.9; lookups are guarded so another layout degrades to "nothing recorded".
+"""
+
+import contextlib
+
+_active = None  # list of (name, module) while a tracked call runs, else None
+
+
+def _launch_classes() -> list:
+    classes = []
+    try:
+        from triton.runtime.jit import JITFunction
+        classes.append(JITFunction)
+    except Exception:
+        pass
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+        classes.append(InterpretedFunction)
+    except Exception:
+        pass
+    return classes
+
+
+def kernel_identity(kernel) -> tuple:
+    """(kernel name, module of the kernel's Python function)."""
+    fn = getattr(kernel, "fn", None)
+    name = getattr(fn, "__name__", None) or getattr(kernel, "__name__", None) or type(kernel).__name__
+    module = getattr(fn, "__module__", None) or getattr(kernel, "module", None) or ""
+    return str(name), str(module)
+
+
+def _record(kernel) -> None:
+    if _active is None:
+        return
+    try:
+        identity = kernel_identity(kernel)
+    except Exception:
+        identity = ("<unknown>", "")
+    if identity not in _active:
+        _active.append(identity)
+
+
+def _wrap_run(original_run):
+    def run(self, *args, **kwargs):
+        if not kwargs.get("warmup", False):
+            _record(self)
+        return original_run(self, *args, **kwargs)
+
+    run.__wrapped__ = original_run
+    run._keval_tracking = True
+    return run
+
+
+def _getitem(self, grid):
+    return lambda *args, **kwargs: self.run(*args, grid=grid, warmup=False, **kwargs)
+
+
+def install() -> list:
+    """Patches the launch classes once per process; returns the names of patched classes."""
+    patched = []
+    for cls in _launch_classes():
+        original = getattr(cls, "run", None)
+        if original is None:
+            continue
+        if not getattr(original, "_keval_tracking", False):
+            cls.run = _wrap_run(original)
+            cls.__getitem__ = _getitem
+        patched.append(cls.__name__)
+    return patched
+
+
+@contextlib.contextmanager
+def tracking():
+    """Collects (name, module) of each distinct kernel launched inside the block."""
+    global _active
+    previous = _active
+    launched = []
+    _active = launched
+    try:
+        yield launched
+    finally:
+        _active = previous
+
+
+def split_by_module(launched, module_name: str):
+    """Kernel names defined in module_name, and names of the others (as "module.name")."""
+    own = [name for name, module in launched if module == module_name]
+    other = [f"{module}.{name}" if module else name for name, module in launched if module != module_name]
+    return own, other

@@ -1,0 +1,30 @@
+"""Where a candidate call's outputs are saved and how the reference job reads them back."""
+
+import os
+
+import torch
+
+
+def output_path(outputs_dir: str, case: str, dtype: str, seed: int) -> str:
+    return os.path.join(outputs_dir, f"{case}__{dtype}__{seed}.pt")
+
+
+def save_outputs(path: str, outputs: list) -> None:
+    """Saves CPU copies (a copy never shares storage with an input or a larger buffer)."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    cpu = [t.detach().to("cpu", copy=True) for t in outputs]
+    tmp = path + ".tmp"
+    torch.save(cpu, tmp)
+    os.replace(tmp, path)  # a crash mid-save never leaves a half-written file under the real name
+
+
+def load_outputs(path: str):
+    """The saved list of tensors, or None when the file does not exist."""
+    if not os.path.exists(path):
+        return None
+    loaded = torch.load(path, map_location="cpu", weights_only=True)
+    if isinstance(loaded, torch.Tensor):
+        loaded = [loaded]
+    if not isinstance(loaded, (list, tuple)) or not all(isinstance(t, torch.Tensor) for t in loaded):
+        raise TypeError(f"{path} does not hold a list of tensors")
+    return list(loaded)

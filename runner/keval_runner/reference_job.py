@@ -1,0 +1,61 @@
+"""A `reference` job: run the task's reference on the same inputs and compare with the
+outputs the candidate job saved. Runs in its own child, so candidate code never shares a
+process with the oracle.
+"""
+
+import torch
+
+from .compare import as_output_list, compare_outputs
+from .errors import describe
+from .inputs import build_inputs, synchronize, torch_device
+from .output_files import load_outputs, output_path
+from .task_files import load_reference_module
+
+
+class ReferenceJob:
+    def __init__(self, request: dict, writer):
+        self.request = request
+        self.writer = writer
+        self.device = torch_device(request.get("device", "cpu"), request.get("gpu", 0))
+        self.module = None
+
+    def _task_error(self, stage, exc, where) -> None:
+        fields = describe(exc, self.module.__file__ if self.module else None)
+        self.writer.error(stage, **fields, **where)
+
+    def compare_one(self, case, seed) -> None:
+        where = {"case": case["name"], "dtype": case["dtype"], "seed": seed}
+        try:
+            args = build_inputs(self.module.make_inputs, case, seed, self.device)
+        except Exception as exc:
+            self._task_error("inputs", exc, where)
+            return
+        try:
+            with torch.no_grad(), self.device:
+                refs = as_output_list(self.module.reference(*args))
+            synchronize(self.device)
+        except (Exception, SystemExit) as exc:
+            self._task_error("reference", exc, where)
+            return
+
+        path = output_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
+        try:
+            outs = load_outputs(path)
+            if outs is None:
+                self.writer.send("compare", **where, missing=True, n_outputs=None,
+                                 ref_n_outputs=len(refs), outputs=[])
+                return
+            facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
+        except Exception as exc:
+            self.writer.error("compare", **describe(exc), **where)
+            return
+        self.writer.send("compare", **where, missing=False, n_outputs=len(outs),
+                         ref_n_outputs=len(refs), outputs=facts)
+
+    def run(self) -> None:
+        self.module = load_reference_module(self.request["task_dir"], self.writer)
+        if self.module is None:
+            return
+        for case in self.request.get("cases", []):
+            for seed in case.get("seeds") or []:
+                self.compare_one(case, seed)

@@ -1,0 +1,25 @@
+"""Loads the task's reference.py (both job kinds need its make_inputs).
+
+A broken reference.py is the task's fault, never the candidate's, so it is reported with
+stage "task" (line = the line in reference.py where known).
+"""
+
+import os
+
+from .errors import describe
+from .loading import REFERENCE_MODULE, load_module, require_attribute
+
+
+def load_reference_module(task_dir: str, writer):
+    """The reference module, or None after sending an `error` with stage "task"."""
+    path = os.path.join(task_dir, "reference.py")
+    try:
+        module = load_module(path, REFERENCE_MODULE)
+        require_attribute(module, "make_inputs", path)
+        require_attribute(module, "reference", path)
+        return module
+    except (Exception, SystemExit) as exc:
+        fields = describe(exc, path)
+        fields["message"] = f"{path}: {fields['message']}"
+        writer.error("task", **fields)
+        return None

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what keval needs to build and run on a Debian machine. Each step is skipped when
+# its part is already present, so this also works offline on a machine that has them
+# (e.g. the GPU machine, where python3 already has torch and Triton and a build is carried).
+set -euo pipefail
+
+need_apt=()
+for header in /usr/include/CLI/CLI.hpp /usr/include/nlohmann/json.hpp /usr/include/toml++/toml.h \
+              /usr/include/gtest/gtest.h /usr/include/sqlite3.h /usr/include/openssl/evp.h; do
+  [ -e "$header" ] || need_apt=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev \
+                                libsqlite3-dev libssl-dev)
+done
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v ninja >/dev/null || need_apt+=(ninja-build)
+command -v g++ >/dev/null || need_apt+=(g++)
+if [ ${#need_apt[@]} -gt 0 ] && [ "${KEVAL_SKIP_APT:-0}" != 1 ]; then
+  if [ "${KEVAL_PREBUILT:-0}" = 1 ]; then
+    echo "install-deps: using a prebuilt keval; skipping apt (${need_apt[*]})"
+  else
+    echo "install-deps: apt-get install ${need_apt[*]}"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need_apt[@]}" python3-venv >/dev/null
+  fi
+fi
+
+# Python: an interpreter that has torch and triton (see scripts/python.sh).
+py=$(bash "$(dirname "$0")/python.sh" --no-create || true)
+if [ -z "$py" ]; then
+  venv="${KEVAL_VENV:-$HOME/.cache/keval-venv}"
+  echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, pytest)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+  "$venv/bin/pip" install -q torch==2.13.0 triton numpy pytest
+fi
+py=$(bash "$(dirname "$0")/python.sh")
+"$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
+echo "install-deps: python is $py"

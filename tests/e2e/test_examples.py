@@ -1,0 +1,71 @@
+"""Every example submission gets the verdict it was written to get."""
+import json
+import sqlite3
+
+from conftest import REPO, read_results, run_keval
+
+EXPECTED = json.loads((REPO / "examples" / "expected_verdicts.json").read_text())
+RESULT_FIELDS = {"id", "task", "verdict", "reasons", "call", "exec", "speedup", "speedup_ci",
+                 "time_ms", "ref_time_ms", "efficiency", "cases"}
+SUMMARY_FIELDS = {"n", "call_accuracy", "exec_accuracy", "geomean_speedup", "fast_p",
+                  "verdict_counts", "per_category", "environment"}
+
+
+def test_every_example_gets_its_expected_verdict(examples_run):
+    out, _ = examples_run
+    got = {r["id"]: r["verdict"] for r in read_results(out)}
+    assert set(got) == set(EXPECTED)
+    wrong = {i: (got[i], EXPECTED[i]) for i in EXPECTED if got[i] != EXPECTED[i]}
+    assert not wrong, f"(got, expected): {wrong}"
+
+
+def test_failures_carry_reasons_and_passes_carry_speedups(examples_run):
+    out, _ = examples_run
+    for r in read_results(out):
+        assert RESULT_FIELDS <= set(r)
+        if r["verdict"] == "pass":
+            assert r["exec"] and r["call"]
+            assert r["speedup"] is not None and r["speedup"] > 0
+            assert r["cases"] and all(c["time_ms"] > 0 for c in r["cases"])
+        else:
+            assert r["reasons"] and r["reasons"][0], r
+            assert r["speedup"] is None
+
+
+def test_summary_counts_match_results(examples_run):
+    out, proc = examples_run
+    summary = json.loads((out / "summary.json").read_text())
+    assert SUMMARY_FIELDS <= set(summary)
+    results = read_results(out)
+    assert summary["n"] == len(results)
+    passes = sum(r["verdict"] == "pass" for r in results)
+    assert abs(summary["exec_accuracy"] - passes / len(results)) < 1e-9
+    assert sum(summary["verdict_counts"].values()) == len(results)
+    assert summary["environment"]["device_mode"] == "cpu_interpreter"
+    assert summary["timing_method"] == "wall_clock"
+    # The printed table names every submission.
+    for r in results:
+        assert r["id"][:20] in proc.stdout
+
+
+def test_store_holds_every_evaluation_with_raw_facts(examples_run):
+    out, _ = examples_run
+    db = sqlite3.connect(out / "keval.db")
+    rows = db.execute("SELECT verdict, facts_json FROM evaluations").fetchall()
+    assert len(rows) == len(EXPECTED)
+    judged = [json.loads(f) for v, f in rows if v != "bad_submission"]
+    assert judged and all("candidate" in facts for facts in judged)
+    assert db.execute("SELECT COUNT(*) FROM samples").fetchone()[0] > 0
+
+
+def test_rerun_into_same_out_resumes_without_rejudging(examples_run, tmp_path):
+    out, _ = examples_run
+    before = read_results(out)
+    proc = run_keval("run", "--suite", "suites/keval", "--submissions",
+                     "examples/submissions.jsonl", "--out", out, "--device", "cpu")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["resumed"] == len(before)
+    assert [r["verdict"] for r in read_results(out)] == [r["verdict"] for r in before]
+    db = __import__("sqlite3").connect(out / "keval.db")
+    assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
+    assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == len(before)

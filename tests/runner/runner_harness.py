@@ -1,0 +1,145 @@
+"""Test harness: starts the real runner as the controller does and talks JSON lines to it."""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+
+# Tests that import keval_runner / triton in-process need the interpreter too.
+os.environ.setdefault("TRITON_INTERPRET", "1")
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+RUNNER_DIR = os.path.join(REPO, "runner")
+FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
+TASK_DIR = os.path.join(FIXTURES, "tasks", "vec_add")
+CANDIDATES = os.path.join(FIXTURES, "candidates")
+
+if RUNNER_DIR not in sys.path:
+    sys.path.insert(0, RUNNER_DIR)
+
+MESSAGE_TIMEOUT_S = 30
+
+
+def candidate_file(name: str) -> str:
+    return os.path.join(CANDIDATES, name + ".py")
+
+
+def case(name="odd", n=1000, dtype="float32", seeds=(1, 2), atol=1e-6, rtol=1e-6) -> dict:
+    return {"name": name, "params": {"n": n}, "dtype": dtype, "seeds": list(seeds), "atol": atol, "rtol": rtol}
+
+
+class RunnerProcess:
+    """`python -m keval_runner` with a reader thread; every stdout line must be JSON."""
+
+    def __init__(self):
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (RUNNER_DIR, env.get("PYTHONPATH", "")) if p)
+        env["TRITON_INTERPRET"] = "1"
+        self.stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-m", "keval_runner"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.stderr, env=env)
+        self.messages = queue.Queue()
+        self.bad_lines = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.ready = self.next(timeout=60)
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            try:
+                message = json.loads(raw)
+                if not isinstance(message, dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                self.bad_lines.append(raw)
+                continue
+            self.messages.put(message)
+        self.messages.put(None)  # EOF
+
+    def send_raw(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def send(self, request: dict) -> None:
+        self.send_raw((json.dumps(request) + "\n").encode())
+
+    def next(self, timeout=MESSAGE_TIMEOUT_S):
+        try:
+            return self.messages.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no message from the runner within {timeout}s; stderr:\n{self.stderr_text()}")
+
+    def until_exit(self, job: str, timeout=MESSAGE_TIMEOUT_S) -> list:
+        """Messages up to and including this job's `exit`."""
+        collected = []
+        while True:
+            message = self.next(timeout)
+            assert message is not None, f"runner closed its stdout; got {collected}"
+            collected.append(message)
+            if message["type"] == "exit" and message["job"] == job:
+                return collected
+
+    def run(self, request: dict) -> list:
+        self.send(request)
+        return self.until_exit(request["job"])
+
+    def stderr_text(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", "replace")[-4000:]
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                return self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        return self.proc.wait()
+
+
+class Jobs:
+    """Builds run requests with per-test folders and unique job ids."""
+
+    counter = 0
+
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        self.outputs_dir = str(tmp_path / "outputs")
+
+    def _job(self, prefix):
+        Jobs.counter += 1
+        return f"{prefix}{Jobs.counter}"
+
+    def candidate(self, name_or_path, cases=None, timing=None, determinism=False, entry="vector_add",
+                  task_dir=TASK_DIR) -> dict:
+        job = self._job("c")
+        path = name_or_path if os.path.isabs(name_or_path) else candidate_file(name_or_path)
+        return {"op": "run", "job": job, "kind": "candidate", "device": "cpu", "gpu": 0,
+                "task_dir": task_dir, "entry": entry, "code_file": path,
+                "outputs_dir": self.outputs_dir, "work_dir": str(self.tmp_path / job),
+                "inplace": False, "cases": cases if cases is not None else [case()],
+                "timing": timing or {"enabled": False}, "check_determinism": determinism}
+
+    def reference(self, cases=None, task_dir=TASK_DIR) -> dict:
+        job = self._job("r")
+        return {"op": "run", "job": job, "kind": "reference", "device": "cpu", "gpu": 0,
+                "task_dir": task_dir, "entry": "vector_add", "outputs_dir": self.outputs_dir,
+                "work_dir": str(self.tmp_path / job), "inplace": False,
+                "cases": cases if cases is not None else [case()],
+                "timing": {"enabled": False}, "check_determinism": False}
+
+
+def of_type(messages: list, type_: str) -> list:
+    return [m for m in messages if m["type"] == type_]
+
+
+def only(messages: list, type_: str) -> dict:
+    found = of_type(messages, type_)
+    assert len(found) == 1, f"expected one {type_!r} message, got {len(found)}: {messages}"
+    return found[0]

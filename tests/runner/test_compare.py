@@ -1,0 +1,118 @@
+"""compare.py in-process: the raw error facts the controller judges."""
+
+import math
+
+import pytest
+import torch
+
+import runner_harness  # noqa: F401  (puts runner/ on sys.path)
+from keval_runner.compare import (NonTensorOutput, as_output_list, compare_output, compare_outputs,
+                                  max_abs_diff, tensors_identical)
+
+NAN, INF = float("nan"), float("inf")
+
+
+def facts(out, ref, atol=0.0, rtol=0.0):
+    return compare_output(0, torch.tensor(out), torch.tensor(ref), atol, rtol)
+
+
+def test_identical_tensors_have_zero_error():
+    f = facts([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
+    assert (f["max_abs_err"], f["max_rel_err"], f["n_over_tol"]) == (0.0, 0.0, 0)
+    assert (f["nan"], f["inf"], f["ref_nan"], f["ref_inf"]) == (0, 0, 0, 0)
+    assert f["shape"] == [3] and f["dtype"] == "float32" and f["numel"] == 3
+
+
+def test_tolerance_is_atol_plus_rtol_times_reference():
+    # |diff| = 0.5 everywhere; allowed = 0.1 + 0.1*|ref| -> 0.2, 1.1, 10.1
+    f = facts([1.5, 10.5, 100.5], [1.0, 10.0, 100.0], atol=0.1, rtol=0.1)
+    assert f["n_over_tol"] == 1
+    assert f["max_abs_err"] == pytest.approx(0.5)
+    assert f["max_rel_err"] == pytest.approx(0.5)
+
+
+def test_nan_where_reference_is_finite_counts_over_tolerance():
+    f = facts([NAN, 1.0], [0.0, 1.0], atol=1.0, rtol=1.0)
+    assert f["nan"] == 1 and f["ref_nan"] == 0 and f["n_over_tol"] == 1
+    assert f["max_abs_err"] == 0.0  # only the finite pair is in the error stats
+
+
+def test_matching_nan_and_same_sign_inf_agree_but_opposite_inf_does_not():
+    f = facts([NAN, INF, -INF, 2.0], [NAN, INF, INF, 2.0])
+    assert f["n_over_tol"] == 1
+    assert (f["nan"], f["inf"], f["ref_nan"], f["ref_inf"]) == (1, 2, 1, 2)
+
+
+def test_finite_where_reference_is_nan_counts():
+    assert facts([1.0, 5.0], [NAN, 5.0], atol=1e9)["n_over_tol"] == 1
+
+
+def test_no_finite_pair_leaves_error_stats_null():
+    f = facts([NAN, NAN], [1.0, 2.0])
+    assert f["max_abs_err"] is None and f["max_rel_err"] is None and f["n_over_tol"] == 2
+
+
+def test_relative_error_uses_a_tiny_floor_for_zero_reference():
+    f = facts([1e-3], [0.0])
+    assert f["max_abs_err"] == pytest.approx(1e-3) and f["max_rel_err"] > 1e100
+
+
+def test_shape_mismatch_reports_shapes_and_skips_values():
+    f = compare_output(0, torch.zeros(2, 3), torch.zeros(3, 2), 1.0, 1.0)
+    assert f["shape"] == [2, 3] and f["ref_shape"] == [3, 2]
+    assert all(f[k] is None for k in ("max_abs_err", "max_rel_err", "n_over_tol", "nan", "inf"))
+
+
+def test_dtype_mismatch_still_compares_values():
+    f = compare_output(0, torch.tensor([1.0, 2.0], dtype=torch.float16), torch.tensor([1.0, 2.5]), 0.0, 0.0)
+    assert f["dtype"] == "float16" and f["ref_dtype"] == "float32"
+    assert f["n_over_tol"] == 1 and f["max_abs_err"] == pytest.approx(0.5)
+
+
+def test_integer_outputs_are_exact_whatever_the_tolerance():
+    big = 2**53 + 1  # float64 cannot tell these apart; the exact path can
+    f = compare_output(0, torch.tensor([big, 3]), torch.tensor([big - 1, 3]), 10.0, 10.0)
+    assert f["n_over_tol"] == 1
+    b = compare_output(0, torch.tensor([True, False]), torch.tensor([True, True]), 1.0, 1.0)
+    assert b["n_over_tol"] == 1
+
+
+def test_errors_are_computed_in_float64():
+    out = torch.tensor([1.0 + 2**-20], dtype=torch.float32)
+    ref = torch.tensor([1.0], dtype=torch.float64)
+    assert compare_output(0, out, ref, 0.0, 0.0)["max_abs_err"] == pytest.approx(2**-20, rel=1e-12)
+
+
+def test_compare_outputs_pairs_indices_present_on_both_sides():
+    got = compare_outputs([torch.ones(2), torch.ones(3)], [torch.ones(2)], 0.0, 0.0)
+    assert [g["index"] for g in got] == [0]
+
+
+def test_output_list_normalisation():
+    t = torch.ones(1)
+    assert as_output_list(t)[0] is t
+    assert len(as_output_list((t, t))) == 2 and len(as_output_list([t])) == 1
+    with pytest.raises(NonTensorOutput):
+        as_output_list(None)
+    with pytest.raises(NonTensorOutput, match="output 1 is float"):
+        as_output_list((t, 1.5))
+
+
+def test_identity_treats_nan_as_equal_and_catches_changes():
+    a = torch.tensor([NAN, 1.0])
+    assert tensors_identical(a, a.clone())
+    assert not tensors_identical(a, torch.tensor([NAN, 2.0]))
+    assert not tensors_identical(a, a.to(torch.float64))
+    assert not tensors_identical(torch.zeros(2), torch.zeros(1, 2))
+
+
+def test_max_abs_diff_over_finite_elements():
+    assert max_abs_diff([torch.tensor([1.0, NAN])], [torch.tensor([1.25, NAN])]) == 0.25
+    assert max_abs_diff([torch.tensor([NAN])], [torch.tensor([1.0])]) is None
+    assert not math.isnan(max_abs_diff([torch.zeros(3)], [torch.zeros(3)]))
+
+
+def test_strides_are_reported_for_both_sides():
+    out = torch.zeros(3, 2).t()  # a transposed view
+    f = compare_output(0, out, torch.zeros(2, 3), 0.0, 0.0)
+    assert f["stride"] == [1, 2] and f["ref_stride"] == [3, 1] and f["n_over_tol"] == 0

@@ -1,0 +1,149 @@
+"""The zygote's side of the protocol: ready, started/exit framing, bad requests, crashes,
+kills, shutdown, and a protocol stream that candidate prints can never reach."""
+
+import os
+import signal
+import time
+
+from runner_harness import case, of_type, only
+
+
+def test_ready_names_versions_and_pid(runner):
+    ready = runner.ready
+    assert ready["type"] == "ready" and ready["job"] == ""
+    assert ready["pid"] == runner.proc.pid
+    for field in ("python", "torch", "triton"):
+        assert isinstance(ready[field], str) and ready[field]
+
+
+def test_every_job_is_framed_by_started_and_exit_from_the_same_child(runner, jobs):
+    messages = runner.run(jobs.candidate("correct"))
+    assert messages[0]["type"] == "started"
+    assert messages[-1] == {"job": messages[0]["job"], "type": "exit", "code": 0, "signal": None}
+    assert messages[-2]["type"] == "done"
+    pid = messages[0]["pid"]
+    assert pid != runner.proc.pid and pid > 0
+    assert all(m["job"] == messages[0]["job"] for m in messages)
+
+
+def test_probe_on_cpu_reports_no_cuda_and_versions(runner):
+    messages = runner.run({"op": "probe", "job": "p1", "device": "auto", "gpu": 0})
+    probe = only(messages, "probe")
+    assert probe["cuda"] is False and probe["device"] == "cpu" and probe["gpu_count"] == 0
+    assert probe["gpu_name"] is None and probe["l2_bytes"] is None
+    assert probe["torch"] == runner.ready["torch"] and probe["triton"] == runner.ready["triton"]
+    assert probe["interpret"] is True
+    assert messages[-1]["code"] == 0
+
+
+def test_probe_for_unavailable_cuda_says_cuda_false(runner):
+    probe = only(runner.run({"op": "probe", "job": "p2", "device": "cuda", "gpu": 0}), "probe")
+    assert probe["cuda"] is False and probe["device"] == "cuda"
+
+
+def test_malformed_request_gets_a_protocol_error_and_the_zygote_goes_on(runner, jobs):
+    runner.send_raw(b"this is not json\n")
+    error = runner.next()
+    assert error["type"] == "error" and error["stage"] == "protocol" and error["job"] == ""
+    assert error["error_kind"] == "BadRequest"
+
+    runner.send({"op": "explode", "job": "x1"})
+    error = runner.next()
+    assert error["stage"] == "protocol" and error["job"] == "x1" and "explode" in error["message"]
+
+    runner.send({"op": "run", "job": "x2", "kind": "candidate"})
+    error = runner.next()
+    assert error["stage"] == "protocol" and "work_dir" in error["message"]
+
+    assert only(runner.run(jobs.candidate("correct", cases=[case(seeds=[1])])), "call")["ok"] is True
+
+
+def test_child_crash_with_os_exit_reports_its_code_and_no_done(runner, jobs):
+    messages = runner.run(jobs.candidate("os_exit"))
+    assert of_type(messages, "done") == []
+    assert messages[-1]["type"] == "exit" and messages[-1]["code"] == 7 and messages[-1]["signal"] is None
+
+
+def test_killing_the_child_group_gives_exit_with_signal_9(runner, jobs):
+    request = jobs.candidate("infinite_loop")
+    runner.send(request)
+    started = runner.next()
+    assert started["type"] == "started" and started["job"] == request["job"]
+    pid = started["pid"]
+    assert os.getpgid(pid) == pid  # the child leads its own process group
+    assert only([runner.next()], "entry")["name"] == "vector_add"
+    time.sleep(0.2)  # it is now spinning inside the call
+    os.killpg(pid, signal.SIGKILL)
+    messages = runner.until_exit(request["job"])
+    assert messages[-1] == {"job": request["job"], "type": "exit", "code": None, "signal": 9}
+    assert of_type(messages, "done") == []
+    assert only(runner.run(jobs.candidate("correct", cases=[case(seeds=[1])])), "call")["ok"] is True
+
+
+def test_candidate_prints_go_to_work_dir_files_not_the_protocol(fresh_runner, jobs):
+    request = jobs.candidate("noisy", cases=[case(seeds=[1])])
+    messages = fresh_runner.run(request)
+    assert fresh_runner.bad_lines == []
+    assert only(messages, "call")["ok"] is True and messages[-1]["code"] == 0
+    assert all(m["job"] == request["job"] for m in messages)  # the fake "done" it printed never surfaced
+    with open(os.path.join(request["work_dir"], "stdout.txt")) as f:
+        stdout = f.read()
+    with open(os.path.join(request["work_dir"], "stderr.txt")) as f:
+        stderr = f.read()
+    assert "import-time noise 1999" in stdout and "call noise 19999" in stdout and "raw fd 1 noise" in stdout
+    assert "stderr noise 19999" in stderr and "raw fd 2 noise" in stderr
+
+
+def test_shutdown_exits_zero(fresh_runner):
+    fresh_runner.send({"op": "shutdown"})
+    assert fresh_runner.proc.wait(timeout=30) == 0
+
+
+def test_stdin_eof_exits_zero(fresh_runner):
+    fresh_runner.proc.stdin.close()
+    assert fresh_runner.proc.wait(timeout=30) == 0
+
+
+def test_job_runs_in_its_work_dir_with_tmpdir_there(runner, jobs, tmp_path):
+    probe_file = tmp_path / "where.py"
+    probe_file.write_text(
+        "import os, tempfile\n"
+        "def vector_add(x, y):\n"
+        "    print('CWD=' + os.getcwd())\n"
+        "    print('TMP=' + tempfile.gettempdir())\n"
+        "    return x + y\n")
+    request = jobs.candidate(str(probe_file), cases=[case(seeds=[1])])
+    runner.run(request)
+    with open(os.path.join(request["work_dir"], "stdout.txt")) as f:
+        text = f.read()
+    work_dir = os.path.realpath(request["work_dir"])
+    assert f"CWD={work_dir}" in text and f"TMP={work_dir}" in text
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return any(line.startswith("State:") and "Z" in line for line in f)
+    except FileNotFoundError:
+        return True
+
+
+def test_children_die_with_the_zygote(fresh_runner, jobs):
+    fresh_runner.send(jobs.candidate("infinite_loop"))
+    pid = fresh_runner.next()["pid"]
+    fresh_runner.next()  # entry: the child is now in the call
+    fresh_runner.proc.kill()
+    fresh_runner.proc.wait(timeout=10)
+    deadline = time.time() + 10
+    while not _gone(pid) and time.time() < deadline:
+        time.sleep(0.05)
+    assert _gone(pid)
+
+
+def test_forged_lines_in_the_message_pipe_are_reported_not_forwarded(runner, jobs):
+    request = jobs.candidate("writes_to_pipe", cases=[case(seeds=[1])])
+    messages = runner.run(request)
+    forged = [m for m in messages if m["type"] == "error" and m["stage"] == "protocol"]
+    assert [m["error_kind"] for m in forged] == ["BadChildMessage", "BadChildMessage"]
+    assert all(m["job"] == request["job"] for m in messages)
+    assert only(messages, "call")["ok"] is True and len(of_type(messages, "done")) == 1

@@ -1,0 +1,51 @@
+"""Reference jobs: the oracle runs in its own child and compares with saved candidate outputs."""
+
+import os
+
+from runner_harness import FIXTURES, case, of_type, only
+
+
+def compares_after(runner, jobs, candidate, cases=None):
+    runner.run(jobs.candidate(candidate, cases=cases))
+    messages = runner.run(jobs.reference(cases=cases))
+    assert messages[-1]["code"] == 0 and of_type(messages, "done") != []
+    return of_type(messages, "compare")
+
+
+def test_correct_outputs_match_exactly(runner, jobs):
+    cases = [case(seeds=[1, 2]), case(name="tiny", n=7, dtype="float16", seeds=[3], atol=1e-3, rtol=1e-3)]
+    compares = compares_after(runner, jobs, "correct", cases)
+    assert [(c["case"], c["dtype"], c["seed"]) for c in compares] == [
+        ("odd", "float32", 1), ("odd", "float32", 2), ("tiny", "float16", 3)]
+    for compare in compares:
+        assert compare["missing"] is False and compare["n_outputs"] == 1 and compare["ref_n_outputs"] == 1
+        facts = compare["outputs"][0]
+        assert facts["max_abs_err"] == 0.0 and facts["n_over_tol"] == 0 and facts["nan"] == 0
+        assert facts["shape"] == facts["ref_shape"] and facts["dtype"] == facts["ref_dtype"]
+
+
+def test_wrong_shape_reports_both_shapes_and_no_value_stats(runner, jobs):
+    facts = compares_after(runner, jobs, "wrong_shape")[0]["outputs"][0]
+    assert facts["shape"] == [999] and facts["ref_shape"] == [1000]
+    assert facts["max_abs_err"] is None and facts["n_over_tol"] is None
+
+
+def test_nan_and_off_by_one_elements_are_counted(runner, jobs):
+    facts = compares_after(runner, jobs, "nan_output")[0]["outputs"][0]
+    assert facts["nan"] == 1 and facts["ref_nan"] == 0
+    assert facts["n_over_tol"] == 2  # the NaN where the reference is finite, and the +1
+    assert abs(facts["max_abs_err"] - 1.0) < 1e-6
+
+
+def test_missing_candidate_output_is_reported(runner, jobs):
+    compares = compares_after(runner, jobs, "raises")
+    assert [c["missing"] for c in compares] == [True, True]
+    assert compares[0]["outputs"] == [] and compares[0]["ref_n_outputs"] == 1
+
+
+def test_failing_reference_is_a_reference_error(runner, jobs):
+    task_dir = os.path.join(FIXTURES, "broken_tasks", "reference_raises")
+    messages = runner.run(jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir))
+    error = only(messages, "error")
+    assert (error["stage"], error["error_kind"], error["seed"]) == ("reference", "ArithmeticError", 1)
+    assert of_type(messages, "compare") == []

@@ -1,0 +1,121 @@
+"""Small in-process units: message encoding, the timing stop rule, error lines, kernel tracking,
+entry lookup."""
+
+import ast
+import json
+import os
+import types
+
+import pytest
+import torch
+
+import runner_harness  # noqa: F401  (puts runner/ on sys.path; TRITON_INTERPRET=1)
+from keval_runner import kernel_tracking
+from keval_runner.errors import compilation_error_line, describe
+from keval_runner.loading import MissingEntry, find_entry, load_module
+from keval_runner.messages import MessageWriter, encode, json_safe
+from keval_runner.timing import relative_stdev, stop_reason
+from runner_harness import TASK_DIR, candidate_file
+
+
+def test_non_finite_floats_become_strings():
+    assert json_safe({"a": float("nan"), "b": (float("inf"), -float("inf"), 1.5)}) == {
+        "a": "nan", "b": ["inf", "-inf", 1.5]}
+    line = encode({"x": float("nan")})
+    assert line.endswith(b"\n") and json.loads(line) == {"x": "nan"}
+
+
+def test_writer_sends_one_line_per_message_and_clips_long_text():
+    read_fd, write_fd = os.pipe()
+    writer = MessageWriter(write_fd, "j9")
+    writer.error("call", "ValueError", "x" * 5000, line=3)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        lines = pipe.read().splitlines()
+    assert len(lines) == 1
+    message = json.loads(lines[0])
+    assert message["job"] == "j9" and message["stage"] == "call" and len(message["message"]) <= 2000
+    assert (message["case"], message["dtype"], message["seed"]) == (None, None, None)
+
+
+SETTINGS = {"min_samples": 3, "max_samples": 10, "max_seconds": 1.0}
+
+
+def test_stop_rule():
+    assert stop_reason([1.0, 1.0], 0.1, SETTINGS) is None  # too few samples
+    assert stop_reason([1.0, 1.0, 1.0], 0.1, SETTINGS) == "converged"
+    assert stop_reason([1.0, 2.0, 3.0], 0.1, SETTINGS) is None  # noisy, time left
+    assert stop_reason([1.0, 2.0, 3.0], 1.5, SETTINGS) == "time_cap"
+    assert stop_reason([1.0, 2.0] * 5, 0.1, SETTINGS) == "sample_cap"
+    assert stop_reason([1.0] * 3, 0.1, dict(SETTINGS, min_seconds=0.5)) is None
+    assert relative_stdev([2.0, 2.0]) == 0.0 and relative_stdev([1.0]) == float("inf")
+
+
+def test_compilation_error_line_maps_kernel_relative_line_to_the_file():
+    from triton.compiler.errors import CompilationError
+    from triton.runtime.jit import JITFunction
+
+    module = load_module(os.path.join(TASK_DIR, "golden.py"), "units_golden")
+    jit = JITFunction(module.add_kernel.fn)  # a GPU-style JITFunction, built without a GPU
+    holder = types.SimpleNamespace(kernel=jit)
+    node = ast.parse("x").body[0]
+    node.lineno = 3  # third line of the kernel, counted from its `def` (file line 7)
+    error = CompilationError(jit.src, node, "bad store")
+    assert compilation_error_line(error, holder) == 9
+
+    wrapped = RuntimeError("launch failed")
+    wrapped.__cause__ = error
+    fields = describe(wrapped, module.__file__, holder)
+    assert fields["error_kind"] == "CompilationError" and fields["error_class"] == "RuntimeError"
+    assert fields["line"] == 9 and "bad store" in fields["message"]
+
+
+def test_kernel_tracking_records_launches_with_their_module():
+    kernel_tracking.install()
+    module = load_module(os.path.join(TASK_DIR, "golden.py"), "units_tracked_golden")
+    x = torch.ones(10)
+    with kernel_tracking.tracking() as launched:
+        module.vector_add(x, x)
+        module.vector_add(x, x)
+    assert launched == [("add_kernel", "units_tracked_golden")]
+    own, other = kernel_tracking.split_by_module(launched, "units_tracked_golden")
+    assert own == ["add_kernel"] and other == []
+    with kernel_tracking.tracking() as nothing:
+        torch.add(x, x)
+    assert nothing == []
+
+
+def test_entry_lookup_prefers_the_task_entry_then_kernel_function():
+    module = types.ModuleType("m")
+    module.vector_add = lambda: 1
+    module.kernel_function = lambda: 2
+    assert find_entry(module, "vector_add")[0] == "vector_add"
+    del module.vector_add
+    assert find_entry(module, "vector_add")[0] == "kernel_function"
+    with pytest.raises(MissingEntry):
+        find_entry(types.ModuleType("empty"), "vector_add")
+
+
+def test_candidate_module_registers_before_running(tmp_path):
+    path = tmp_path / "self_check.py"
+    path.write_text("import sys\nSEEN = __name__ in sys.modules\n")
+    assert load_module(str(path), "units_self_check").SEEN is True
+    assert candidate_file("correct").endswith("correct.py")
+
+
+def test_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
+    from keval_runner.inputs import build_inputs
+
+    seen = {}
+
+    def make_inputs(case, dtype, seed):
+        seen["default"] = torch.get_default_device().type
+        g = torch.Generator().manual_seed(seed)  # a CPU generator, as task authors write it
+        x = torch.randn(case["n"], generator=g).to(dtype)
+        return [x, [x, 3], {"w": x}]
+
+    case = {"name": "c", "params": {"n": 4}, "dtype": "float16"}
+    args = build_inputs(make_inputs, case, 5, torch.device("meta"))
+    assert seen["default"] == "cpu" and isinstance(args, tuple)
+    assert args[0].device.type == "meta" and args[0].dtype == torch.float16
+    assert args[1][0].device.type == "meta" and args[1][1] == 3 and args[2]["w"].device.type == "meta"
