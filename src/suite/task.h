@@ -38,6 +38,8 @@ struct Task {
   bool inplace = false;
   std::string flops;
   std::string bytes;
+  std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional
+  std::string notes;   // e.g. why a golden sits below the ceiling, optional
   std::map<std::string, Tolerance> tolerance;  // by dtype name
   std::vector<TaskCase> cases;
   std::filesystem::path dir;  // holds task.toml, reference.py, golden.py

@@ -11,10 +11,11 @@ namespace {
 
 const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
-    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases"};
+    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
-const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16"};
+const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16", "float8_e4m3fn",
+                                          "float8_e5m2", "int8", "int32"};
 
 // Reads fields of one toml table, naming file, line and field in every error.
 class FieldReader {
@@ -198,6 +199,8 @@ Task load_task(const std::filesystem::path& task_dir) {
   task.inplace = reader.flag("inplace", false);
   task.flops = reader.text("flops");
   task.bytes = reader.text("bytes");
+  task.source = reader.text("source", false);
+  task.notes = reader.text("notes", false);
 
   const toml::node* tolerance_node = reader.find("tolerance", true);
   const toml::table* tolerances = tolerance_node->as_table();
