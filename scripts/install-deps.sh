@@ -13,6 +13,7 @@ done
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)
+/usr/bin/python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ] && [ "${KEVAL_SKIP_APT:-0}" != 1 ]; then
   if [ "${KEVAL_PREBUILT:-0}" = 1 ]; then
     echo "install-deps: using a prebuilt keval; skipping apt (${need_apt[*]})"
@@ -20,17 +21,19 @@ if [ ${#need_apt[@]} -gt 0 ] && [ "${KEVAL_SKIP_APT:-0}" != 1 ]; then
     echo "install-deps: apt-get install ${need_apt[*]}"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need_apt[@]}" python3-venv >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${need_apt[@]}" >/dev/null
   fi
 fi
 
 # Python: an interpreter that has torch and triton (see scripts/python.sh).
 py=$(bash "$(dirname "$0")/python.sh" --no-create || true)
 if [ -z "$py" ]; then
-  venv="${KEVAL_VENV:-$HOME/.cache/keval-venv}"
+  venv=$(bash "$(dirname "$0")/python.sh")
+  venv=${venv%/bin/python}
+  base=/usr/bin/python3
+  [ -x "$base" ] || base=python3
   echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, pytest)"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --upgrade pip
+  "$base" -m venv "$venv"
   "$venv/bin/pip" install -q torch==2.13.0 triton numpy pytest
 fi
 py=$(bash "$(dirname "$0")/python.sh")

@@ -29,6 +29,8 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
   cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
   cmd->add_flag("--quiet", *quiet, "print no table");
+  auto no_sandbox = std::make_shared<bool>(false);
+  cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   cmd->callback([=, &action] {
     action = [=] {
       Suite suite = Suite::load(*suite_dir);
@@ -36,6 +38,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       RunOptions run = *options;
       run.out = *out;
       run.timing = !*no_timing;
+      run.sandbox = !*no_sandbox;
       run.submissions_label = *submissions;
       RunOutput output = run_session(suite, list, run, std::cerr);
       if (!*quiet) print_result_table(std::cout, output.results, output.summary);

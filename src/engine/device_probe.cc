@@ -6,8 +6,10 @@ namespace {
 nlohmann::json run_probe(WorkerSlot& slot, const std::string& device,
                          const std::filesystem::path& work_dir) {
   std::filesystem::create_directories(work_dir);
+  // The probe runs only keval's own code; it tests the sandbox's capabilities itself.
   nlohmann::json request = {{"op", "probe"}, {"device", device}, {"gpu", 0},
-                            {"work_dir", std::filesystem::absolute(work_dir).string()}};
+                            {"work_dir", std::filesystem::absolute(work_dir).string()},
+                            {"sandbox", {{"enabled", false}}}};
   JobOutcome outcome = slot.run(request, std::chrono::seconds(120));
   auto probes = outcome.of_type("probe");
   if (probes.empty()) {

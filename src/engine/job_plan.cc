@@ -52,6 +52,7 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
   request["check_determinism"] = settings.check_determinism;
   request["timing"] = settings.timing.to_json();
+  request["checks"] = settings.checks.to_json(settings.device);
   return request;
 }
 

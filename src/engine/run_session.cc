@@ -11,12 +11,14 @@
 #include "common/near_name.h"
 #include "engine/device_probe.h"
 #include "engine/evaluator.h"
+#include "engine/sandbox_settings.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
 #include "report/progress.h"
 #include "report/summary.h"
 #include "store/store.h"
 #include "submission/content_hash.h"
+#include "submission/static_scan.h"
 
 namespace keval {
 namespace {
@@ -60,6 +62,14 @@ nlohmann::json environment_of(const nlohmann::json& probe, const std::string& de
                                             : "wall-clock under the Triton interpreter: indicative only"}};
 }
 
+// Triton's compile cache per worker slot, kept across runs (compiles are the slow part). Not
+// under $HOME: a job running as an unprivileged uid must be able to reach it.
+std::filesystem::path triton_cache_dir(int slot) {
+  const char* base = std::getenv("KEVAL_CACHE_DIR");
+  std::filesystem::path root = base && *base ? base : "/var/tmp/keval-cache";
+  return root / "triton" / ("slot-" + std::to_string(slot));
+}
+
 }  // namespace
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
@@ -83,7 +93,16 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.timing.enabled = options.timing;
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 300);
+  SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
+                                           static_cast<int>(settings.timeout.count()),
+                                           python_install_dirs(config.python));
+  apply_probe_capabilities(sandbox, probed.probe, settings.device);
+  auto slot_sandbox = [&](int slot) {
+    return sandbox.for_slot(slot, triton_cache_dir(slot).string());
+  };
+  probed.first_slot->set_sandbox(slot_sandbox(0));
   nlohmann::json environment = environment_of(probed.probe, settings.device, config);
+  environment["sandbox"] = sandbox.describe();
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});
@@ -132,7 +151,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     for (int i = 1; i < jobs; ++i) {
       RunnerConfig slot_config = config;
       slot_config.log_path = options.out / "logs" / ("runner-" + std::to_string(i) + ".log");
-      slots.push_back(std::make_unique<WorkerSlot>(slot_config));
+      slots.push_back(std::make_unique<WorkerSlot>(slot_config, slot_sandbox(i)));
       starters.emplace_back([slot = slots.back().get()] { slot->start(); });
     }
     for (auto& starter : starters) starter.join();
@@ -173,6 +192,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.origin = s.origin;
     result.hash = s.hash;
     result.judgement = judge(facts, JudgePolicy{task.inplace});
+    result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
     auto found = golden.find(task.name);

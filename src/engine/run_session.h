@@ -23,6 +23,7 @@ struct RunOptions {
   int timeout_s = 0;            // per job; 0 = default for the device
   int seeds = 2;
   bool timing = true;
+  bool sandbox = true;
   bool progress = true;
   std::string submissions_label;  // what was evaluated, for the run record
 };

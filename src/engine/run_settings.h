@@ -26,6 +26,21 @@ struct TimingSettings {
   }
 };
 
+// Runtime anti-cheat checks of candidate jobs (the runner measures, the judge decides).
+struct CheckSettings {
+  int guard_bytes = 4096;
+  bool poison_outputs = true;
+  bool tamper = true;
+  bool timed_output_check = true;
+  bool profile_kernels = true;  // CUDA only: GPU time per kernel, for library_fallback
+
+  nlohmann::json to_json(const std::string& device) const {
+    return {{"guard_bytes", guard_bytes}, {"poison_outputs", poison_outputs}, {"tamper", tamper},
+            {"timed_output_check", timed_output_check},
+            {"profile_kernels", profile_kernels && device == "cuda"}};
+  }
+};
+
 struct RunSettings {
   std::string device = "cpu";  // resolved: "cpu" (Triton interpreter) or "cuda"
   int gpu = 0;
@@ -33,12 +48,13 @@ struct RunSettings {
   uint64_t seed_base = 0;  // fresh per run, so inputs cannot be predicted
   bool check_determinism = true;
   TimingSettings timing;
+  CheckSettings checks;
   std::chrono::seconds timeout{300};
 
   nlohmann::json to_json() const {
     return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
             {"seed_base", seed_base}, {"check_determinism", check_determinism},
-            {"timing", timing.to_json()}, {"timeout_s", timeout.count()}};
+            {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"timeout_s", timeout.count()}};
   }
 };
 

@@ -10,7 +10,8 @@ namespace keval {
 // After killing a job's group, how long the zygote may take to report its exit.
 constexpr auto kExitGrace = std::chrono::seconds(20);
 
-WorkerSlot::WorkerSlot(RunnerConfig config) : config_(std::move(config)) {}
+WorkerSlot::WorkerSlot(RunnerConfig config, nlohmann::json sandbox)
+    : config_(std::move(config)), sandbox_(std::move(sandbox)) {}
 
 void WorkerSlot::start() {
   process_ = std::make_unique<RunnerProcess>(config_);
@@ -21,6 +22,7 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
   if (!process_ || !process_->running()) start();
   const std::string job = "j" + std::to_string(next_job_++);
   request["job"] = job;
+  if (!sandbox_.is_null() && !request.contains("sandbox")) request["sandbox"] = sandbox_;
   JobOutcome outcome;
   const auto started = std::chrono::steady_clock::now();
   auto deadline = started + timeout;

@@ -9,15 +9,18 @@ namespace keval {
 
 class WorkerSlot : public JobRunner {
  public:
-  explicit WorkerSlot(RunnerConfig config);
+  // `sandbox` is this slot's "sandbox" request object (its own uid and caches).
+  WorkerSlot(RunnerConfig config, nlohmann::json sandbox = nullptr);
   // Starts the zygote now (so start-up cost is paid once, before the first job).
   void start();
   JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout) override;
+  void set_sandbox(nlohmann::json sandbox) { sandbox_ = std::move(sandbox); }
   const nlohmann::json& ready_info() const { return process_->ready_info(); }
 
  private:
   RunnerConfig config_;
   std::unique_ptr<RunnerProcess> process_;
+  nlohmann::json sandbox_;
   int next_job_ = 0;
 };
 

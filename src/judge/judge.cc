@@ -1,5 +1,6 @@
 #include "judge/judge.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace keval {
@@ -92,6 +93,85 @@ std::string exit_text(const JobOutcome& job) {
   return "unknown status";
 }
 
+double median_of(const json& values) {
+  std::vector<double> v;
+  for (const auto& x : values) {
+    if (x.is_number()) v.push_back(x.get<double>());
+  }
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+std::string names_text(const json& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + (name.is_string() ? name.get<std::string>() : name.dump());
+  return out;
+}
+
+// Hacks that make measurements lie: patched functions, foreign output types, cached outputs,
+// work outside the timed stream, writes outside an input's bounds.
+std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolicy& policy) {
+  for (const json* t : job.of_type("tampering")) {
+    return Judgement{Verdict::kTampering, {where(*t) + "the submission replaced " +
+                                           names_text(t->value("names", json::array())) +
+                                           " (during " + t->value("stage", "?") + ")"}};
+  }
+  for (const json* call : job.of_type("call")) {
+    json foreign = call->value("foreign_output_types", json::array());
+    if (!foreign.empty()) {
+      return Judgement{Verdict::kTampering, {where(*call) + "outputs must be plain torch.Tensor, got " +
+                                             names_text(foreign)}};
+    }
+    json guards = call->value("guard_violations", json::array());
+    if (!guards.empty()) {
+      return Judgement{Verdict::kOutOfBounds, {where(*call) + "wrote outside the bounds of input(s) " +
+                                               names_text(guards) + " (guard bands changed)"}};
+    }
+  }
+  for (const json* timing : job.of_type("timing")) {
+    long long mismatches = timing->value("timed_output_mismatches", 0LL);
+    if (mismatches > 0) {
+      return Judgement{Verdict::kTampering,
+                       {where(*timing) + std::to_string(mismatches) + " of " +
+                        std::to_string(timing->value("timed_output_checks", 0LL)) +
+                        " timed calls returned outputs that differ from the verified ones "
+                        "(cached or replayed results)"}};
+    }
+    if (timing->value("method", "") == "cuda_event_cold_l2" && timing->contains("host_samples_ms") &&
+        (*timing)["host_samples_ms"].is_array()) {
+      double event = median_of((*timing)["samples_ms"]);
+      double host = median_of((*timing)["host_samples_ms"]);
+      if (host > policy.host_event_ratio * event + policy.host_event_slack_ms) {
+        return Judgement{Verdict::kTampering,
+                         {where(*timing) + "host time to a device-wide sync (" + number(host) +
+                          " ms) far exceeds the CUDA event time (" + number(event) +
+                          " ms): work runs outside the timed stream"}};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy& policy) {
+  for (const json* profile : job.of_type("kernel_profile")) {
+    double share = profile->value("own_share", 1.0);
+    if (share < policy.min_own_gpu_share) {
+      std::string top;
+      for (const auto& kernel : profile->value("kernels", json::array())) {
+        if (kernel.value("own", false)) continue;
+        top += (top.empty() ? "" : ", ") + kernel.value("name", std::string("?")).substr(0, 60);
+        if (top.size() > 150) break;
+      }
+      return Judgement{Verdict::kLibraryFallback,
+                       {where(*profile) + "the submission's Triton kernels took " +
+                        number(share * 100) + "% of the call's GPU time (at least " +
+                        number(policy.min_own_gpu_share * 100) + "% required); other kernels: " + top}};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolicy& policy) {
   if (auto end = judge_process_end(job, "the submission")) return end;
   for (const json* error : job.of_type("error")) {
@@ -108,6 +188,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
     if (!job.stderr_tail.empty()) reason += "; stderr: " + job.stderr_tail.substr(0, 500);
     return Judgement{Verdict::kCrash, {reason}};
   }
+  if (auto integrity = judge_integrity(job, policy)) return integrity;
   for (const json* error : job.of_type("error")) {
     const std::string kind = error->value("error_kind", "");
     if (error->value("stage", "") != "call") continue;
@@ -116,6 +197,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
                      {error_text(*error)}};
   }
   for (const json* error : job.of_type("error")) {
+    if (error->value("stage", "") == "profile") continue;  // informs only
     return Judgement{Verdict::kCrash, {"harness: " + error_text(*error)}};
   }
   auto calls = job.of_type("call");
@@ -140,7 +222,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
                      {"no Triton kernel defined in the submission ran during its calls" +
                       (other.empty() ? std::string() : " (other kernels: " + other + ")")}};
   }
-  return std::nullopt;
+  return judge_fallback(job, policy);
 }
 
 void judge_outputs(const json& compare, Findings& findings) {

@@ -7,6 +7,12 @@ namespace keval {
 
 struct JudgePolicy {
   bool inplace = false;  // the task allows input mutation
+  // library_fallback when the submission's own Triton kernels take less of the call's GPU time.
+  double min_own_gpu_share = 0.5;
+  // Work the CUDA events miss (side streams, threads) shows as host time around a device-wide
+  // synchronize well above the event time: flagged when host > ratio * event + slack.
+  double host_event_ratio = 1.5;
+  double host_event_slack_ms = 0.05;
 };
 
 Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy);

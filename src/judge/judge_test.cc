@@ -129,3 +129,67 @@ TEST(JudgeTest, FactsSurviveJsonRoundTrip) {
 
 }  // namespace
 }  // namespace keval
+
+namespace keval {
+namespace {
+
+TEST(JudgeIntegrityTest, PatchedFunctionIsTampering) {
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(),
+                                  json{{"type", "tampering"}, {"stage", "import"},
+                                       {"names", {"torch.allclose"}}});
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kTampering);
+  EXPECT_NE(j.reasons[0].find("torch.allclose"), std::string::npos);
+}
+
+TEST(JudgeIntegrityTest, GuardBandWriteIsOutOfBounds) {
+  json c = call();
+  c["guard_violations"] = {0};
+  EvaluationFacts facts{finished({c}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_EQ(verdict_of(facts), Verdict::kOutOfBounds);
+}
+
+TEST(JudgeIntegrityTest, TensorSubclassOutputIsTampering) {
+  json c = call();
+  c["foreign_output_types"] = {"LazyTensor"};
+  EvaluationFacts facts{finished({c}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+}
+
+TEST(JudgeIntegrityTest, ReplayedTimedOutputsAreTampering) {
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(),
+                                  json{{"type", "timing"}, {"case", "odd"}, {"dtype", "float32"},
+                                       {"method", "wall_clock"}, {"samples_ms", {1.0, 1.0}},
+                                       {"timed_output_checks", 5}, {"timed_output_mismatches", 2}});
+  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+}
+
+TEST(JudgeIntegrityTest, SideStreamWorkShowsAsHostEventGap) {
+  json timing = {{"type", "timing"}, {"case", "odd"}, {"dtype", "float32"},
+                 {"method", "cuda_event_cold_l2"}, {"samples_ms", {0.01, 0.01, 0.01}},
+                 {"host_samples_ms", {1.2, 1.1, 1.3}}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), timing);
+  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+  timing["host_samples_ms"] = {0.03, 0.04, 0.03};  // launch overhead only: fine
+  facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), timing);
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+}
+
+TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
+  json profile = {{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"},
+                  {"own_share", 0.1},
+                  {"kernels", {{{"name", "add_kernel"}, {"own", true}, {"time_us", 1}},
+                               {{"name", "ampere_sgemm"}, {"own", false}, {"time_us", 9}}}}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), profile);
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kLibraryFallback);
+  EXPECT_NE(j.reasons[0].find("ampere_sgemm"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace keval

@@ -63,6 +63,7 @@ nlohmann::json SubmissionResult::to_json() const {
           {"track", track},
           {"origin", origin},
           {"hash", hash},
+          {"static_flags", static_flags},
           {"cases", cases_json}};
 }
 
@@ -84,6 +85,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     r.speedup_ci_high = j["speedup_ci"][1].get<double>();
   }
   r.time_ms = optional_from(j, "time_ms");
+  r.static_flags = j.value("static_flags", std::vector<std::string>{});
   r.ref_time_ms = optional_from(j, "ref_time_ms");
   for (const auto& c : j.value("cases", nlohmann::json::array())) {
     CaseResult cr;

@@ -37,6 +37,7 @@ struct SubmissionResult {
   std::optional<double> speedup_ci_low, speedup_ci_high;
   std::optional<double> time_ms, ref_time_ms;  // geometric means over cases
   std::vector<CaseResult> cases;
+  std::vector<std::string> static_flags;  // informative findings of the static scan
 
   bool call() const { return judgement.verdict != Verdict::kBadSubmission && call_ok_; }
   bool exec() const { return judgement.verdict == Verdict::kPass; }

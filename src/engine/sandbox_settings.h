@@ -1,0 +1,44 @@
+#pragma once
+// What confines a job's child process (uid, network, rlimits, output caps), decided by the
+// controller and sent with every request; the runner applies it right after fork.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace keval {
+
+struct SandboxSettings {
+  bool enabled = true;
+  std::optional<int> uid_base;  // slot i runs as uid_base + i (root only; lets leftovers be killed by uid)
+  bool isolate_network = true;
+  std::optional<long long> cpu_seconds;
+  std::optional<long long> file_size_bytes;
+  std::optional<long long> open_files = 4096;
+  std::optional<long long> processes = 1024;
+  std::optional<long long> address_space_bytes;  // CPU mode only: CUDA reserves huge address ranges
+  long long stdout_cap_bytes = 1 << 20;
+  std::vector<std::string> warnings;  // what could not be applied, recorded with the run
+
+  // The request's "sandbox" object for worker slot `slot`.
+  nlohmann::json for_slot(int slot, const std::string& triton_cache_dir) const;
+  nlohmann::json describe() const;  // for the run record
+};
+
+// Defaults for a device mode and job timeout, reduced to what this machine allows:
+// a uid switch needs root and a Python installation other users can read.
+SandboxSettings decide_sandbox(bool enabled, const std::string& device, int timeout_s,
+                               const std::vector<std::string>& python_dirs);
+
+// sys.prefix and sys.base_prefix of an interpreter (empty on failure).
+std::vector<std::string> python_install_dirs(const std::string& python);
+
+// Applies what the runner's probe found it can do (network namespaces, CUDA as another uid).
+void apply_probe_capabilities(SandboxSettings& settings, const nlohmann::json& probe,
+                              const std::string& device);
+
+// True when every ancestor folder of `path` can be traversed by other users.
+bool readable_by_others(const std::string& path);
+
+}  // namespace keval
