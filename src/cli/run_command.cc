@@ -21,8 +21,16 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--device", options->device, "auto, cpu (Triton interpreter) or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--tasks", options->tasks_glob, "only tasks matching this glob");
-  cmd->add_option("--jobs", options->jobs, "worker slots (default: 2 on cpu, 1 on cuda)")
+  cmd->add_option("--jobs", options->jobs, "worker slots per GPU, or on the CPU (default 2)")
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")
+      ->delimiter(',');
+  cmd->add_option("--baseline", options->baselines,
+                  "time against golden (default), eager or compile; repeat for several, the first is the speedup baseline")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"golden", "eager", "compile"}));
+  cmd->add_flag("--fresh-process", options->fresh_process_per_job,
+                "benchmarks only: a new runner process for every job (no warm workers)");
   cmd->add_option("--python", options->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
   cmd->add_option("--timeout", options->timeout_s, "seconds per job before it is killed")
       ->check(CLI::Range(1, 86400));

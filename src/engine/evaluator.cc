@@ -1,5 +1,7 @@
 #include "engine/evaluator.h"
 
+#include "judge/judge.h"
+
 namespace keval {
 namespace {
 
@@ -14,7 +16,8 @@ bool has_successful_call(const JobOutcome& candidate) {
 }  // namespace
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
-                                    const RunSettings& settings, const JobDirs& dirs) {
+                                    const RunSettings& settings, const JobDirs& dirs,
+                                    std::mutex* gpu_lease) {
   dirs.create();
   EvaluationFacts facts;
   facts.candidate = runner.run(candidate_request(task, settings, dirs.code_file(), dirs), settings.timeout);
@@ -23,16 +26,13 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   }
   std::error_code ignored;
   std::filesystem::remove_all(dirs.outputs(), ignored);
+  // Only a submission that is correct so far is worth GPU time.
+  if (settings.timing.enabled && judge(facts, JudgePolicy{task.inplace}).verdict == Verdict::kPass) {
+    std::unique_lock<std::mutex> lease;
+    if (gpu_lease) lease = std::unique_lock<std::mutex>(*gpu_lease);
+    facts.timing = runner.run(timing_request(task, settings, dirs.code_file(), dirs), settings.timeout);
+  }
   return facts;
-}
-
-JobOutcome time_golden(JobRunner& runner, const Task& task, const RunSettings& settings,
-                       const JobDirs& dirs) {
-  dirs.create();
-  JobOutcome outcome = runner.run(golden_timing_request(task, settings, dirs), settings.timeout);
-  std::error_code ignored;
-  std::filesystem::remove_all(dirs.outputs(), ignored);
-  return outcome;
 }
 
 }  // namespace keval

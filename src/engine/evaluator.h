@@ -1,16 +1,18 @@
 #pragma once
-// Runs one submission through its jobs: the candidate child, then the reference comparison.
+// Runs one submission through its jobs: correctness (candidate), comparison (reference), timing.
+#include <mutex>
+
 #include "engine/job_plan.h"
 #include "engine/job_runner.h"
 #include "judge/evaluation_facts.h"
 
 namespace keval {
 
-// `dirs.code_file()` must hold the submission's code. Saved outputs are removed afterwards.
+// `dirs.code_file()` must hold the submission's code. Correctness jobs run beside other slots'
+// jobs; the timing job (only for submissions that passed so far) holds `gpu_lease`, so timed
+// work never shares the GPU. Saved outputs are removed afterwards.
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
-                                    const RunSettings& settings, const JobDirs& dirs);
-
-JobOutcome time_golden(JobRunner& runner, const Task& task, const RunSettings& settings,
-                       const JobDirs& dirs);
+                                    const RunSettings& settings, const JobDirs& dirs,
+                                    std::mutex* gpu_lease);
 
 }  // namespace keval

@@ -5,7 +5,7 @@
 namespace keval {
 
 void JobDirs::create() const {
-  for (const auto& dir : {root, outputs(), candidate(), reference()}) {
+  for (const auto& dir : {root, outputs(), candidate(), reference(), timing()}) {
     std::filesystem::create_directories(dir);
   }
 }
@@ -51,7 +51,6 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
   request["code_file"] = std::filesystem::absolute(code_file).string();
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
   request["check_determinism"] = settings.check_determinism;
-  request["timing"] = settings.timing.to_json();
   request["checks"] = settings.checks.to_json(settings.device);
   return request;
 }
@@ -63,12 +62,21 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
   return request;
 }
 
-nlohmann::json golden_timing_request(const Task& task, const RunSettings& settings,
-                                     const JobDirs& dirs) {
-  auto request = base_request("candidate", task, settings, dirs, dirs.candidate());
-  request["code_file"] = std::filesystem::absolute(task.golden_path()).string();
-  request["cases"] = plan_cases(task, settings, 1);
+nlohmann::json timing_request(const Task& task, const RunSettings& settings,
+                              const std::filesystem::path& code_file, const JobDirs& dirs) {
+  auto request = base_request("timing", task, settings, dirs, dirs.timing());
+  request["code_file"] = std::filesystem::absolute(code_file).string();
+  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
   request["timing"] = settings.timing.to_json();
+  request["checks"] = settings.checks.to_json(settings.device);
+  request["checks"]["guard_bytes"] = 0;  // guards were checked on every correctness call
+  nlohmann::json baselines = nlohmann::json::array();
+  for (const auto& name : settings.baselines) {
+    nlohmann::json baseline = {{"name", name}};
+    if (name == "golden") baseline["code_file"] = std::filesystem::absolute(task.golden_path()).string();
+    baselines.push_back(baseline);
+  }
+  request["baselines"] = baselines;
   return request;
 }
 

@@ -16,6 +16,7 @@ struct JobDirs {
   std::filesystem::path outputs() const { return root / "outputs"; }
   std::filesystem::path candidate() const { return root / "candidate"; }
   std::filesystem::path reference() const { return root / "reference"; }
+  std::filesystem::path timing() const { return root / "timing"; }
   void create() const;
 };
 
@@ -26,8 +27,8 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
                                  const std::filesystem::path& code_file, const JobDirs& dirs);
 nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                   const JobDirs& dirs);
-// Times the task's golden kernel: one seed, no determinism check.
-nlohmann::json golden_timing_request(const Task& task, const RunSettings& settings,
-                                     const JobDirs& dirs);
+// Times the submission interleaved with the run's baselines, on the correctness seeds' inputs.
+nlohmann::json timing_request(const Task& task, const RunSettings& settings,
+                              const std::filesystem::path& code_file, const JobDirs& dirs);
 
 }  // namespace keval

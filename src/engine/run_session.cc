@@ -91,8 +91,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.seed_base = std::random_device{}();
   settings.timing = TimingSettings::for_device(settings.device);
   settings.timing.enabled = options.timing;
+  if (!options.baselines.empty()) settings.baselines = options.baselines;
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
-                                          : settings.device == "cuda" ? 180 : 300);
+                                          : settings.device == "cuda" ? 180 : 600);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
                                            static_cast<int>(settings.timeout.count()),
                                            python_install_dirs(config.python));
@@ -111,6 +112,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::vector<std::optional<SubmissionResult>> results(submissions.size());
   std::vector<std::string> keys(submissions.size());
   std::vector<size_t> pending;
+  size_t resumed = 0;
   const auto selected = suite.select(options.tasks_glob);
   for (size_t i = 0; i < submissions.size(); ++i) {
     const Submission& s = submissions[i];
@@ -128,6 +130,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                          "\n" + gpu_name);
     if (auto stored = store.find_result(keys[i])) {
       results[i] = std::move(*stored);
+      ++resumed;
       continue;
     }
     pending.push_back(i);
@@ -141,14 +144,21 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
   }
 
-  // Warm worker slots: the probed one plus more, started in parallel (each imports torch once).
+  // Warm worker slots: `jobs` per GPU (or on the CPU), started in parallel (each imports torch
+  // once). Slots pull work dynamically, so a slow job never holds back the other GPUs.
+  std::vector<int> gpus = options.gpus;
+  if (gpus.empty()) {
+    int count = settings.device == "cuda" ? std::max(1, probed.probe.value("gpu_count", 1)) : 1;
+    for (int g = 0; g < count; ++g) gpus.push_back(g);
+  }
+  const int per_gpu = options.jobs > 0 ? options.jobs : 2;
+  const int wanted = std::max<int>(1, std::min<int>(per_gpu * static_cast<int>(gpus.size()),
+                                                    static_cast<int>(std::max<size_t>(pending.size(), 1))));
   std::vector<std::unique_ptr<WorkerSlot>> slots;
   slots.push_back(std::move(probed.first_slot));
-  int jobs = options.jobs > 0 ? options.jobs : (settings.device == "cuda" ? 1 : 2);
-  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(std::max<size_t>(pending.size(), 1))));
   {
     std::vector<std::thread> starters;
-    for (int i = 1; i < jobs; ++i) {
+    for (int i = 1; i < wanted; ++i) {
       RunnerConfig slot_config = config;
       slot_config.log_path = options.out / "logs" / ("runner-" + std::to_string(i) + ".log");
       slots.push_back(std::make_unique<WorkerSlot>(slot_config, slot_sandbox(i)));
@@ -156,34 +166,25 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
     for (auto& starter : starters) starter.join();
   }
-
-  // Golden timings, once per task that has pending submissions.
-  std::vector<const Task*> timed_tasks;
-  for (size_t i : pending) {
-    const Task* task = suite.find(submissions[i].task);
-    if (std::find(timed_tasks.begin(), timed_tasks.end(), task) == timed_tasks.end()) timed_tasks.push_back(task);
+  for (size_t i = 0; i < slots.size(); ++i) {
+    slots[i]->set_gpu(gpus[i % gpus.size()]);
+    slots[i]->set_fresh_process_per_job(options.fresh_process_per_job);
   }
-  std::map<std::string, JobOutcome> golden;
+  // One timing lease per GPU: timed work never shares a GPU (on the CPU, timing shares nothing
+  // either: wall-clock samples of two interpreters on two cores would disturb each other).
+  std::map<int, std::mutex> leases;
+  for (int g : gpus) leases[g];
   std::mutex mutex;
-  if (settings.timing.enabled) {
-    run_on_slots(slots, timed_tasks.size(), [&](JobRunner& runner, size_t t) {
-      const Task& task = *timed_tasks[t];
-      JobOutcome outcome = time_golden(runner, task, settings, {options.out / "work" / ("golden-" + task.name)});
-      std::lock_guard<std::mutex> lock(mutex);
-      store.put_golden_timing(run_id, task.name, task.version, outcome);
-      golden[task.name] = std::move(outcome);
-    });
-  }
 
   Progress progress(log, pending.size(), options.progress && ::isatty(2));
-  run_on_slots(slots, pending.size(), [&](JobRunner& runner, size_t p) {
+  run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
     const size_t i = pending[p];
     const Submission& s = submissions[i];
     const Task& task = *suite.find(s.task);
     JobDirs dirs{options.out / "work" / keys[i].substr(0, 16)};
     dirs.create();
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code;
-    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs);
+    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()));
     SubmissionResult result;
     result.id = s.id;
     result.task = s.task;
@@ -195,9 +196,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
-    auto found = golden.find(task.name);
-    fill_case_results(result, task, facts, found == golden.end() ? nullptr : &found->second,
-                      settings.device == "cuda");
+    fill_case_results(result, task, facts, settings.baselines.front(), settings.device == "cuda");
     store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
     results[i] = std::move(result);
     progress.finished_one(results[i]->exec());
@@ -210,7 +209,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   }
   output.summary = make_summary(output.results, environment);
   output.summary["run_id"] = run_id;
-  output.summary["resumed"] = output.results.size() - pending.size();
+  output.summary["resumed"] = resumed;
   std::ofstream results_file(options.out / "results.jsonl");
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
   std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";

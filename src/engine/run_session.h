@@ -18,7 +18,10 @@ struct RunOptions {
   std::filesystem::path out;
   std::string device = "auto";  // auto | cpu | cuda
   std::string tasks_glob;       // "" = all
-  int jobs = 0;                 // worker slots; 0 = 2 on cpu, 1 on cuda
+  int jobs = 0;                 // worker slots per GPU (or on the CPU); 0 = 2
+  std::vector<int> gpus;        // CUDA devices to use; empty = all the probe saw
+  std::vector<std::string> baselines;  // empty = {"golden"}
+  bool fresh_process_per_job = false;  // benchmark mode: no warm workers
   std::string python;           // "" = $KEVAL_PYTHON or python3
   int timeout_s = 0;            // per job; 0 = default for the device
   int seeds = 2;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,10 +20,11 @@ struct TimingSettings {
     return {{"enabled", enabled}, {"warmup", warmup}, {"min_samples", min_samples},
             {"max_samples", max_samples}, {"max_seconds", max_seconds}};
   }
-  // CPU interpreter timings are only indicative: few samples, so a run stays quick.
+  // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
+  // samples, so a CPU run stays quick.
   static TimingSettings for_device(const std::string& device) {
     if (device == "cuda") return {};
-    return {true, 1, 3, 5, 0.5};
+    return {true, 0, 2, 3, 0.2};
   }
 };
 
@@ -49,12 +51,16 @@ struct RunSettings {
   bool check_determinism = true;
   TimingSettings timing;
   CheckSettings checks;
+  // What submissions are timed against, interleaved in the same timing job: "golden" (the
+  // task's golden.py), "eager" (reference.py in PyTorch), "compile" (torch.compile of it).
+  // The first is the speedup baseline.
+  std::vector<std::string> baselines = {"golden"};
   std::chrono::seconds timeout{300};
 
   nlohmann::json to_json() const {
     return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
             {"seed_base", seed_base}, {"check_determinism", check_determinism},
-            {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"timeout_s", timeout.count()}};
+            {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"baselines", baselines}, {"timeout_s", timeout.count()}};
   }
 };
 

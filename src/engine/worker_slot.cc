@@ -19,10 +19,12 @@ void WorkerSlot::start() {
 }
 
 JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds timeout) {
+  if (fresh_process_ && process_) process_->stop();
   if (!process_ || !process_->running()) start();
   const std::string job = "j" + std::to_string(next_job_++);
   request["job"] = job;
   if (!sandbox_.is_null() && !request.contains("sandbox")) request["sandbox"] = sandbox_;
+  request["gpu"] = gpu_;
   JobOutcome outcome;
   const auto started = std::chrono::steady_clock::now();
   auto deadline = started + timeout;

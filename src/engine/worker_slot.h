@@ -15,12 +15,20 @@ class WorkerSlot : public JobRunner {
   void start();
   JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout) override;
   void set_sandbox(nlohmann::json sandbox) { sandbox_ = std::move(sandbox); }
+  // Benchmark mode: a fresh runner process (a cold `import torch`) for every job, the way
+  // harnesses without warm workers pay for each candidate.
+  void set_fresh_process_per_job(bool fresh) { fresh_process_ = fresh; }
+  // The GPU this slot's jobs use (the request's "gpu").
+  void set_gpu(int gpu) { gpu_ = gpu; }
+  int gpu() const { return gpu_; }
   const nlohmann::json& ready_info() const { return process_->ready_info(); }
 
  private:
   RunnerConfig config_;
   std::unique_ptr<RunnerProcess> process_;
   nlohmann::json sandbox_;
+  bool fresh_process_ = false;
+  int gpu_ = 0;
   int next_job_ = 0;
 };
 

@@ -130,6 +130,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
     }
   }
   for (const json* timing : job.of_type("timing")) {
+    if (timing->value("who", "candidate") != "candidate") continue;  // baselines are trusted
     long long mismatches = timing->value("timed_output_mismatches", 0LL);
     if (mismatches > 0) {
       return Judgement{Verdict::kTampering,
@@ -267,6 +268,28 @@ void judge_outputs(const json& compare, Findings& findings) {
   }
 }
 
+// The timing job runs the submission again (many calls, rotated inputs): it can still fail,
+// and it is where cached outputs and work outside the timed stream show.
+std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePolicy& policy) {
+  if (auto end = judge_process_end(job, "the timing job")) return end;
+  if (auto integrity = judge_integrity(job, policy)) return integrity;
+  for (const json* error : job.of_type("error")) {
+    const std::string stage = error->value("stage", "");
+    if (stage == "profile") continue;
+    const std::string kind = error->value("error_kind", "");
+    if (stage == "call" || stage == "timing" || stage == "import") {
+      return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                       {"while timing: " + error_text(*error)}};
+    }
+    return Judgement{Verdict::kCrash, {"harness (timing): " + error_text(*error)}};
+  }
+  if (!job.done) {
+    return Judgement{Verdict::kCrash, {"the timing job ended (" + exit_text(job) +
+                                       ") before reporting every result"}};
+  }
+  return judge_fallback(job, policy);
+}
+
 }  // namespace
 
 Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
@@ -289,6 +312,9 @@ Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
               {where(*check) + "two runs on the same inputs differ (max abs diff " +
                number((*check)["max_abs_diff"]) + ")"}};
     }
+  }
+  if (facts.timing) {
+    if (auto failure = judge_timing_job(*facts.timing, policy)) return *failure;
   }
   return {Verdict::kPass, {}};
 }

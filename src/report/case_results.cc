@@ -20,10 +20,13 @@ std::vector<double> samples_of(const json& timing) {
   return out;
 }
 
-const json* find_timing(const JobOutcome* job, const std::string& name, const std::string& dtype) {
-  if (!job) return nullptr;
-  for (const json* timing : job->of_type("timing")) {
-    if (timing->value("case", "") == name && timing->value("dtype", "") == dtype) return timing;
+const json* find_timing(const JobOutcome& job, const std::string& who, const std::string& name,
+                        const std::string& dtype) {
+  for (const json* timing : job.of_type("timing")) {
+    if (timing->value("who", "candidate") == who && timing->value("case", "") == name &&
+        timing->value("dtype", "") == dtype) {
+      return timing;
+    }
   }
   return nullptr;
 }
@@ -44,7 +47,7 @@ void keep_max(std::optional<double>& slot, const json& value) {
 }  // namespace
 
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const JobOutcome* golden, bool on_gpu) {
+                       const std::string& baseline, bool on_gpu) {
   if (facts.reference) {
     for (const json* compare : facts.reference->of_type("compare")) {
       CaseResult& c = case_entry(result, compare->value("case", ""), compare->value("dtype", ""));
@@ -56,7 +59,10 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
   }
   const bool passed = result.judgement.verdict == Verdict::kPass;
   std::vector<double> times, ref_times, speedups, lows, highs;
-  for (const json* timing : facts.candidate.of_type("timing")) {
+  if (!facts.timing) return;
+  result.baseline = baseline;
+  for (const json* timing : facts.timing->of_type("timing")) {
+    if (timing->value("who", "candidate") != "candidate") continue;
     const std::string name = timing->value("case", ""), dtype = timing->value("dtype", "");
     std::vector<double> samples = samples_of(*timing);
     if (samples.empty()) continue;
@@ -74,7 +80,14 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
         c.achieved_tflops = case_flops(task, task_case, dtype) / seconds / 1e12;
       }
     }
-    const json* ref_timing = find_timing(golden, name, dtype);
+    for (const json* other : facts.timing->of_type("timing")) {
+      const std::string who = other->value("who", "candidate");
+      if (who == "candidate" || who == baseline || other->value("case", "") != name ||
+          other->value("dtype", "") != dtype) continue;
+      std::vector<double> other_samples = samples_of(*other);
+      if (!other_samples.empty()) c.baseline_ms[who] = median(other_samples);
+    }
+    const json* ref_timing = find_timing(*facts.timing, baseline, name, dtype);
     if (!ref_timing) continue;
     std::vector<double> ref_samples = samples_of(*ref_timing);
     if (ref_samples.empty()) continue;

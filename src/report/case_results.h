@@ -7,10 +7,11 @@
 
 namespace keval {
 
-// Fills result.cases, the geometric means and the timing method. `golden` is the golden
-// kernel's timing job for the task in this run (null when timing is off). Speedups are set
-// only for passing submissions.
+// Fills result.cases, the geometric means and the timing method from the timing job's
+// samples: the submission's ("candidate") against `baseline` ("golden", "eager", "compile");
+// every other baseline's median goes to CaseResult::baseline_ms. Speedups are set only for
+// passing submissions; achieved GB/s and TFLOP/s only on the GPU.
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const JobOutcome* golden, bool on_gpu);
+                       const std::string& baseline, bool on_gpu);
 
 }  // namespace keval

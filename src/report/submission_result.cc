@@ -32,7 +32,8 @@ nlohmann::json SubmissionResult::to_json() const {
                           {"achieved_gbps", optional_json(c.achieved_gbps)},
                           {"achieved_tflops", optional_json(c.achieved_tflops)},
                           {"max_abs_err", optional_json(c.max_abs_err)},
-                          {"max_rel_err", optional_json(c.max_rel_err)}});
+                          {"max_rel_err", optional_json(c.max_rel_err)},
+                          {"baseline_ms", c.baseline_ms}});
   }
   nlohmann::json efficiency = nullptr;
   for (const auto& c : cases) {
@@ -59,6 +60,7 @@ nlohmann::json SubmissionResult::to_json() const {
           {"ref_time_ms", optional_json(ref_time_ms)},
           {"efficiency", efficiency},
           {"timing_method", timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method)},
+          {"baseline", baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline)},
           {"category", category},
           {"track", track},
           {"origin", origin},
@@ -85,6 +87,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     r.speedup_ci_high = j["speedup_ci"][1].get<double>();
   }
   r.time_ms = optional_from(j, "time_ms");
+  r.baseline = j["baseline"].is_string() ? j["baseline"].get<std::string>() : "";
   r.static_flags = j.value("static_flags", std::vector<std::string>{});
   r.ref_time_ms = optional_from(j, "ref_time_ms");
   for (const auto& c : j.value("cases", nlohmann::json::array())) {
@@ -105,6 +108,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     cr.achieved_tflops = optional_from(c, "achieved_tflops");
     cr.max_abs_err = optional_from(c, "max_abs_err");
     cr.max_rel_err = optional_from(c, "max_rel_err");
+    cr.baseline_ms = c.value("baseline_ms", std::map<std::string, double>{});
     r.cases.push_back(std::move(cr));
   }
   return r;

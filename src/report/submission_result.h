@@ -1,5 +1,6 @@
 #pragma once
 // One submission's judged result: the object written to results.jsonl and stored in keval.db.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct CaseResult {
   std::string stop_reason;
   std::optional<double> achieved_gbps, achieved_tflops;  // task bytes/flops over time (GPU only)
   std::optional<double> max_abs_err, max_rel_err;        // worst over seeds and outputs
+  std::map<std::string, double> baseline_ms;             // medians of the other baselines
 };
 
 struct SubmissionResult {
@@ -33,6 +35,7 @@ struct SubmissionResult {
   std::string hash;
   Judgement judgement;
   std::string timing_method;  // "cuda_event_cold_l2", "wall_clock" or "" (not timed)
+  std::string baseline;       // what ref_time_ms and speedup compare against
   std::optional<double> speedup;  // geometric mean over cases; only for pass
   std::optional<double> speedup_ci_low, speedup_ci_high;
   std::optional<double> time_ms, ref_time_ms;  // geometric means over cases

@@ -45,14 +45,14 @@ std::string now_utc() {
   return text;
 }
 
-void put_samples(sqlite3* db, std::optional<int64_t> evaluation_id, int64_t run_id, const std::string& task,
-                 const std::string& who, const JobOutcome& job) {
+// Every timing sample of a job, one row per (who, case, dtype): "candidate" or a baseline.
+void put_samples(sqlite3* db, int64_t evaluation_id, int64_t run_id, const std::string& task,
+                 const JobOutcome& job) {
   Statement insert(db, "INSERT INTO samples(evaluation_id, run_id, task, case_name, dtype, who, "
                        "method, samples_json) VALUES(?,?,?,?,?,?,?,?)");
   for (const auto* timing : job.of_type("timing")) {
-    if (evaluation_id) insert.bind(1, *evaluation_id);
-    insert.bind(2, run_id).bind(3, task)
-        .bind(4, timing->value("case", "")).bind(5, timing->value("dtype", "")).bind(6, who)
+    insert.bind(1, evaluation_id).bind(2, run_id).bind(3, task)
+        .bind(4, timing->value("case", "")).bind(5, timing->value("dtype", "")).bind(6, timing->value("who", "candidate"))
         .bind(7, timing->value("method", "")).bind(8, (*timing)["samples_ms"].dump());
     insert.run();
     insert.reset();
@@ -157,22 +157,12 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
           .bind(5, c.ref_time_ms).bind(6, c.speedup).bind(7, c.max_abs_err).bind(8, c.max_rel_err);
       row.run();
     }
-    if (facts) put_samples(db_, evaluation_id, run_id, result.task, "candidate", facts->candidate);
+    if (facts && facts->timing) put_samples(db_, evaluation_id, run_id, result.task, *facts->timing);
     exec("COMMIT");
   } catch (...) {
     exec("ROLLBACK");
     throw;
   }
-}
-
-void Store::put_golden_timing(int64_t run_id, const std::string& task, int task_version,
-                              const JobOutcome& outcome) {
-  Statement insert(db_, "INSERT INTO golden_timings(run_id, task, task_version, outcome_json) "
-                        "VALUES(?,?,?,?)");
-  insert.bind(1, run_id).bind(2, task).bind(3, static_cast<int64_t>(task_version))
-      .bind(4, outcome.to_json().dump());
-  insert.run();
-  put_samples(db_, std::nullopt, run_id, task, "golden", outcome);
 }
 
 int64_t Store::count(const std::string& table) const {

@@ -1,0 +1,101 @@
+#include "engine/evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+// Answers each job kind from a script and records what was asked and whether the lease was held.
+class FakeRunner : public JobRunner {
+ public:
+  explicit FakeRunner(std::mutex* lease) : lease_(lease) {}
+  JobOutcome run(json request, std::chrono::milliseconds) override {
+    const std::string kind = request["kind"];
+    kinds.push_back(kind);
+    if (kind == "timing") lease_held_during_timing = !lease_->try_lock();
+    if (kind == "timing" && !lease_held_during_timing) lease_->unlock();
+    JobOutcome out;
+    out.done = true;
+    out.exit_code = 0;
+    if (kind == "candidate") {
+      out.messages.push_back({{"type", "call"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
+                              {"ok", true}, {"kernels", {"k"}}, {"inputs_mutated", false}});
+    } else if (kind == "reference") {
+      out.messages.push_back({{"type", "compare"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
+                              {"n_outputs", 1}, {"ref_n_outputs", 1},
+                              {"outputs", {{{"index", 0}, {"shape", {4}}, {"ref_shape", {4}},
+                                            {"dtype", "float32"}, {"ref_dtype", "float32"},
+                                            {"n_over_tol", over_tolerance}}}}});
+    } else if (kind == "timing") {
+      out.messages.push_back({{"type", "timing"}, {"who", "candidate"}, {"case", "c"},
+                              {"dtype", "float32"}, {"samples_ms", {1.0}}});
+    }
+    out.messages.push_back({{"type", "done"}});
+    return out;
+  }
+  std::vector<std::string> kinds;
+  bool lease_held_during_timing = false;
+  long long over_tolerance = 0;
+
+ private:
+  std::mutex* lease_;
+};
+
+Task tiny_task() {
+  Task task;
+  task.name = "t";
+  task.entry = "t";
+  task.dtypes = {"float32"};
+  task.tolerance["float32"] = {1e-5, 1e-5, "r"};
+  task.cases.push_back({"c", true, json{{"n", 4}}, {{"n", 4}}, {}});
+  task.dir = "/nonexistent";
+  return task;
+}
+
+class EvaluatorTest : public ::testing::Test {
+ protected:
+  JobDirs dirs{std::filesystem::temp_directory_path() / ("keval_eval_" + std::to_string(::getpid()))};
+  void TearDown() override { std::filesystem::remove_all(dirs.root); }
+};
+
+TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
+  std::mutex lease;
+  FakeRunner runner(&lease);
+  RunSettings settings;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), settings, dirs, &lease);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing"}));
+  EXPECT_TRUE(runner.lease_held_during_timing);
+  ASSERT_TRUE(facts.timing.has_value());
+}
+
+TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {
+  std::mutex lease;
+  FakeRunner runner(&lease);
+  runner.over_tolerance = 3;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference"}));
+  EXPECT_FALSE(facts.timing.has_value());
+}
+
+TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
+  RunSettings settings;
+  settings.seed_base = 42;
+  json request = candidate_request(tiny_task(), settings, dirs.code_file(), dirs);
+  ASSERT_EQ(request["cases"].size(), 1u);
+  EXPECT_EQ(request["cases"][0]["seeds"].size(), 2u);
+  EXPECT_NE(request["cases"][0]["seeds"][0], request["cases"][0]["seeds"][1]);
+  EXPECT_EQ(request["cases"][0]["atol"], 1e-5);
+  settings.seed_base = 43;
+  EXPECT_NE(candidate_request(tiny_task(), settings, dirs.code_file(), dirs)["cases"][0]["seeds"],
+            request["cases"][0]["seeds"]);
+  json timing = timing_request(tiny_task(), settings, dirs.code_file(), dirs);
+  EXPECT_EQ(timing["kind"], "timing");
+  EXPECT_EQ(timing["baselines"][0]["name"], "golden");
+}
+
+}  // namespace
+}  // namespace keval
