@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/near_name.h"
+#include "engine/ceilings.h"
 #include "engine/device_probe.h"
 #include "engine/evaluator.h"
 #include "engine/sandbox_settings.h"
@@ -144,6 +145,15 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
   }
 
+  // Efficiency needs this GPU's measured ceilings (cached per GPU model and driver).
+  std::optional<Ceilings> ceilings;
+  if (settings.device == "cuda" && settings.timing.enabled && !pending.empty()) {
+    ceilings = load_or_measure_ceilings(*probed.first_slot, gpu_name,
+                                        probed.probe["driver"].is_string() ? probed.probe["driver"].get<std::string>() : "unknown",
+                                        options.out / "work" / "ceilings");
+    environment["ceilings"] = ceilings ? ceilings->raw : nlohmann::json(nullptr);
+  }
+
   // Warm worker slots: `jobs` per GPU (or on the CPU), started in parallel (each imports torch
   // once). Slots pull work dynamically, so a slow job never holds back the other GPUs.
   std::vector<int> gpus = options.gpus;
@@ -196,7 +206,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
-    fill_case_results(result, task, facts, settings.baselines.front(), settings.device == "cuda");
+    fill_case_results(result, task, facts, settings.baselines.front(), settings.device == "cuda",
+                      ceilings ? &*ceilings : nullptr);
     store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
     results[i] = std::move(result);
     progress.finished_one(results[i]->exec());

@@ -47,7 +47,7 @@ void keep_max(std::optional<double>& slot, const json& value) {
 }  // namespace
 
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const std::string& baseline, bool on_gpu) {
+                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings) {
   if (facts.reference) {
     for (const json* compare : facts.reference->of_type("compare")) {
       CaseResult& c = case_entry(result, compare->value("case", ""), compare->value("dtype", ""));
@@ -58,7 +58,7 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
     }
   }
   const bool passed = result.judgement.verdict == Verdict::kPass;
-  std::vector<double> times, ref_times, speedups, lows, highs;
+  std::vector<double> times, ref_times, speedups, lows, highs, efficiencies;
   if (!facts.timing) return;
   result.baseline = baseline;
   for (const json* timing : facts.timing->of_type("timing")) {
@@ -76,8 +76,11 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
       for (const auto& task_case : task.cases) {
         if (task_case.name != name) continue;
         double seconds = *c.time_ms / 1e3;
-        c.achieved_gbps = case_bytes(task, task_case, dtype) / seconds / 1e9;
-        c.achieved_tflops = case_flops(task, task_case, dtype) / seconds / 1e12;
+        const double bytes = case_bytes(task, task_case, dtype), flops = case_flops(task, task_case, dtype);
+        c.achieved_gbps = bytes / seconds / 1e9;
+        c.achieved_tflops = flops / seconds / 1e12;
+        if (ceilings) c.efficiency = ceilings->efficiency(bytes, flops, dtype, *c.time_ms);
+        if (c.efficiency) efficiencies.push_back(*c.efficiency);
       }
     }
     for (const json* other : facts.timing->of_type("timing")) {
@@ -105,6 +108,7 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
   }
   result.time_ms = geomean(times);
   result.ref_time_ms = geomean(ref_times);
+  result.efficiency = geomean(efficiencies);
   if (passed && !speedups.empty()) {
     result.speedup = geomean(speedups);
     // Per-case bounds combined the same way: a conservative interval for the geometric mean.

@@ -1,5 +1,6 @@
 #pragma once
 // Per-case figures of a judged submission: errors, times, speedups over the golden kernel.
+#include "engine/ceilings.h"
 #include "engine/job_outcome.h"
 #include "judge/evaluation_facts.h"
 #include "report/submission_result.h"
@@ -12,6 +13,6 @@ namespace keval {
 // every other baseline's median goes to CaseResult::baseline_ms. Speedups are set only for
 // passing submissions; achieved GB/s and TFLOP/s only on the GPU.
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const std::string& baseline, bool on_gpu);
+                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings);
 
 }  // namespace keval

@@ -31,22 +31,10 @@ nlohmann::json SubmissionResult::to_json() const {
                           {"stop_reason", c.stop_reason},
                           {"achieved_gbps", optional_json(c.achieved_gbps)},
                           {"achieved_tflops", optional_json(c.achieved_tflops)},
+                          {"efficiency", optional_json(c.efficiency)},
                           {"max_abs_err", optional_json(c.max_abs_err)},
                           {"max_rel_err", optional_json(c.max_rel_err)},
                           {"baseline_ms", c.baseline_ms}});
-  }
-  nlohmann::json efficiency = nullptr;
-  for (const auto& c : cases) {
-    if (c.achieved_gbps || c.achieved_tflops) {
-      efficiency = nlohmann::json::object();
-      break;
-    }
-  }
-  if (!efficiency.is_null()) {
-    for (const auto& c : cases) {
-      efficiency[c.name + "/" + c.dtype] = {{"achieved_gbps", optional_json(c.achieved_gbps)},
-                                            {"achieved_tflops", optional_json(c.achieved_tflops)}};
-    }
   }
   return {{"id", id},
           {"task", task},
@@ -58,7 +46,7 @@ nlohmann::json SubmissionResult::to_json() const {
           {"speedup_ci", interval_json(speedup_ci_low, speedup_ci_high)},
           {"time_ms", optional_json(time_ms)},
           {"ref_time_ms", optional_json(ref_time_ms)},
-          {"efficiency", efficiency},
+          {"efficiency", optional_json(efficiency)},
           {"timing_method", timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method)},
           {"baseline", baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline)},
           {"category", category},
@@ -90,6 +78,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
   r.baseline = j["baseline"].is_string() ? j["baseline"].get<std::string>() : "";
   r.static_flags = j.value("static_flags", std::vector<std::string>{});
   r.ref_time_ms = optional_from(j, "ref_time_ms");
+  r.efficiency = optional_from(j, "efficiency");
   for (const auto& c : j.value("cases", nlohmann::json::array())) {
     CaseResult cr;
     cr.name = c.value("case", "");
@@ -106,6 +95,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     cr.stop_reason = c.value("stop_reason", "");
     cr.achieved_gbps = optional_from(c, "achieved_gbps");
     cr.achieved_tflops = optional_from(c, "achieved_tflops");
+    cr.efficiency = optional_from(c, "efficiency");
     cr.max_abs_err = optional_from(c, "max_abs_err");
     cr.max_rel_err = optional_from(c, "max_rel_err");
     cr.baseline_ms = c.value("baseline_ms", std::map<std::string, double>{});

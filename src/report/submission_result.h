@@ -22,6 +22,7 @@ struct CaseResult {
   int ref_samples = 0;
   std::string stop_reason;
   std::optional<double> achieved_gbps, achieved_tflops;  // task bytes/flops over time (GPU only)
+  std::optional<double> efficiency;  // roofline fraction against the GPU's measured ceilings
   std::optional<double> max_abs_err, max_rel_err;        // worst over seeds and outputs
   std::map<std::string, double> baseline_ms;             // medians of the other baselines
 };
@@ -39,6 +40,7 @@ struct SubmissionResult {
   std::optional<double> speedup;  // geometric mean over cases; only for pass
   std::optional<double> speedup_ci_low, speedup_ci_high;
   std::optional<double> time_ms, ref_time_ms;  // geometric means over cases
+  std::optional<double> efficiency;            // geometric mean of the cases' (GPU only)
   std::vector<CaseResult> cases;
   std::vector<std::string> static_flags;  // informative findings of the static scan
 

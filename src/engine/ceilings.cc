@@ -1,0 +1,57 @@
+#include "engine/ceilings.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace keval {
+
+std::optional<double> Ceilings::efficiency(double bytes, double flops, const std::string& dtype,
+                                           double time_ms) const {
+  if (time_ms <= 0 || copy_gbps <= 0) return std::nullopt;
+  double memory_floor_s = bytes / (copy_gbps * 1e9);
+  double compute_floor_s = 0;
+  auto found = matmul_tflops.find(dtype);
+  if (found == matmul_tflops.end()) found = matmul_tflops.find("bfloat16");  // fp8/int8: no own figure yet
+  if (found != matmul_tflops.end() && found->second > 0) compute_floor_s = flops / (found->second * 1e12);
+  return std::max(memory_floor_s, compute_floor_s) / (time_ms / 1e3);
+}
+
+Ceilings Ceilings::from_json(const nlohmann::json& j) {
+  Ceilings c;
+  c.raw = j;
+  c.copy_gbps = j.value("copy_gbps", 0.0);
+  c.matmul_tflops = j.value("matmul_tflops", std::map<std::string, double>{});
+  return c;
+}
+
+std::filesystem::path ceilings_cache_path(const std::string& gpu_name, const std::string& driver) {
+  std::string key = gpu_name + "-" + driver;
+  for (char& ch : key) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-') ch = '_';
+  }
+  const char* base = std::getenv("KEVAL_CACHE_DIR");
+  std::filesystem::path root = base && *base ? base : "/var/tmp/keval-cache";
+  return root / "ceilings" / (key + ".json");
+}
+
+std::optional<Ceilings> load_or_measure_ceilings(JobRunner& runner, const std::string& gpu_name,
+                                                 const std::string& driver,
+                                                 const std::filesystem::path& work_dir) {
+  const auto cache = ceilings_cache_path(gpu_name, driver);
+  if (std::ifstream in(cache); in) {
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_discarded() && j.value("copy_gbps", 0.0) > 0) return Ceilings::from_json(j);
+  }
+  std::filesystem::create_directories(work_dir);
+  nlohmann::json request = {{"op", "run"}, {"kind", "ceilings"}, {"device", "cuda"},
+                            {"work_dir", std::filesystem::absolute(work_dir).string()},
+                            {"sandbox", {{"enabled", false}}}};
+  JobOutcome outcome = runner.run(request, std::chrono::seconds(300));
+  auto measured = outcome.of_type("ceilings");
+  if (measured.empty()) return std::nullopt;
+  std::filesystem::create_directories(cache.parent_path());
+  std::ofstream(cache) << measured.front()->dump(2) << "\n";
+  return Ceilings::from_json(*measured.front());
+}
+
+}  // namespace keval
