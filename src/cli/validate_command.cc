@@ -1,9 +1,11 @@
 // keval validate: every task file parses and every golden kernel passes its own task.
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "engine/run_session.h"
 #include "report/result_table.h"
+#include "report/status_report.h"
 #include "submission/content_hash.h"
 #include "submission/file_text.h"
 
@@ -23,6 +25,10 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--jobs", options->jobs, "worker slots")->check(CLI::Range(1, 256));
   cmd->add_option("--python", options->python, "Python interpreter for the runner");
   cmd->add_flag("--files-only", *no_run, "check task files only; run no kernel");
+  auto status = std::make_shared<std::string>();
+  cmd->add_option("--status", *status,
+                  "write a STATUS.md of golden times, efficiency and speedups over eager/torch.compile");
+  cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
   cmd->callback([=, &action] {
     action = [=] {
       Suite suite = Suite::load(*suite_dir);
@@ -38,8 +44,16 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
                                    ("keval-validate-" + std::to_string(::getpid()))
                              : std::filesystem::path(*out);
       run.submissions_label = "goldens of " + *suite_dir;
+      // A golden is its own baseline: compare it with PyTorch instead.
+      run.baselines = status->empty() ? std::vector<std::string>{"eager"}
+                                      : std::vector<std::string>{"eager", "compile"};
       RunOutput output = run_session(suite, goldens, run, std::cerr);
       print_result_table(std::cout, output.results, output.summary);
+      if (!status->empty()) {
+        std::ofstream file(*status);
+        write_status_report(file, suite, output.results, output.summary);
+        std::cout << "wrote " << *status << "\n";
+      }
       size_t failed = 0;
       for (const auto& r : output.results) failed += !r.exec();
       if (failed) {

@@ -1,0 +1,96 @@
+"""keval's kernel time against Nsight Compute's gpu__time_duration, for kernels >= 5 us.
+
+For each core task's golden on its largest case: keval's CUDA-event timing (cold L2, median),
+and ncu's duration of the same call (--cache-control all flushes caches before each kernel,
+--clock-control none leaves the clocks as they are), summed over the call's kernels.
+GPU only; needs `ncu` on PATH. usage: python bench/ncu_agreement.py [--tasks a,b]
+"""
+import argparse
+import csv
+import io
+import pathlib
+import statistics
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "runner"))
+sys.path.insert(0, str(REPO / "bench"))
+
+
+def load(task):
+    import importlib.util
+    import tomllib
+    folder = REPO / "suites" / "keval" / task
+    mods = {}
+    for name in ("reference", "golden"):
+        spec = importlib.util.spec_from_file_location(f"_{task}_{name}", folder / f"{name}.py")
+        mods[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mods[name])
+    meta = tomllib.loads((folder / "task.toml").read_text())
+    case = [c for c in meta["cases"] if not c.get("small")][-1]
+    return meta, case, mods
+
+
+def inputs(task):
+    import torch
+    meta, case, mods = load(task)
+    dtype = getattr(torch, meta["dtypes"][-1])
+    args = mods["reference"].make_inputs(dict(case["params"], name=case["name"]), dtype, 1)
+    args = tuple(a.cuda() if hasattr(a, "cuda") else a for a in args)
+    entry = getattr(mods["golden"], meta["entry"])
+    return lambda: entry(*args), case["name"], meta["dtypes"][-1]
+
+
+def single(task):
+    """Runs one call (after a warm-up outside the profiled range) for ncu to measure."""
+    import torch
+    call, _, _ = inputs(task)
+    call()
+    torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStart()
+    call()
+    torch.cuda.synchronize()
+    torch.cuda.cudart().cudaProfilerStop()
+
+
+def ncu_ms(task):
+    cmd = ["ncu", "--clock-control", "none", "--cache-control", "all", "--profile-from-start", "off",
+           "--metrics", "gpu__time_duration.sum", "--csv", sys.executable, __file__, "--single", task]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    rows = [r for r in csv.reader(io.StringIO(proc.stdout)) if len(r) > 5]
+    if not rows:
+        raise RuntimeError(f"ncu gave no rows: {proc.stderr[-500:]}")
+    header, data = rows[0], rows[1:]
+    unit_col, value_col = header.index("Metric Unit"), header.index("Metric Value")
+    scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}
+    return sum(float(r[value_col].replace(",", "")) * scale[r[unit_col]] for r in data)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--single")
+    ap.add_argument("--tasks", default="vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cumsum,rope")
+    args = ap.parse_args()
+    if args.single:
+        return single(args.single)
+    import torch
+    from keval_runner.timing import measure
+    worst = 0.0
+    print(f"{'task':14s} {'case':24s} {'keval ms':>10s} {'ncu ms':>10s} {'diff':>7s}")
+    for task in args.tasks.split(","):
+        call, case, dtype = inputs(task)
+        timing = measure(call, torch.device("cuda"), {"warmup": 3, "min_samples": 10, "max_samples": 100, "max_seconds": 1.0})
+        ours = statistics.median(timing["samples_ms"])
+        theirs = ncu_ms(task)
+        if theirs < 0.005:
+            print(f"{task:14s} {case:24s} {ours:10.4f} {theirs:10.4f}   (< 5 us: skipped)")
+            continue
+        diff = (ours - theirs) / theirs
+        worst = max(worst, abs(diff))
+        print(f"{task:14s} {case:24s} {ours:10.4f} {theirs:10.4f} {100 * diff:6.2f}%")
+    print(f"worst |diff| {100 * worst:.2f}% (target <= 5%) on {torch.cuda.get_device_name()}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
