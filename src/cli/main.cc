@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   keval::add_run_command(app, action);
   keval::add_tasks_command(app, action);
   keval::add_validate_command(app, action);
+  keval::add_golden_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,6 +29,8 @@ void add_run_command(CLI::App& app, CommandAction& action) {
                   "time against golden (default), eager or compile; repeat for several, the first is the speedup baseline")
       ->delimiter(',')
       ->check(CLI::IsMember({"golden", "eager", "compile"}));
+  cmd->add_option("--golden-from", options->golden_from,
+                  "reuse golden timings recorded on this GPU by `keval golden record` (or set KEVAL_GOLDEN_DIR)");
   cmd->add_flag("--fresh-process", options->fresh_process_per_job,
                 "benchmarks only: a new runner process for every job (no warm workers)");
   cmd->add_option("--python", options->python, "Python interpreter for the runner (or KEVAL_PYTHON)");

@@ -11,6 +11,15 @@
 
 namespace keval {
 
+std::vector<Submission> golden_submissions(const Suite& suite, const std::string& glob) {
+  std::vector<Submission> goldens;
+  for (const Task* task : suite.select(glob)) {
+    goldens.push_back(usable_submission(task->name, read_file_text(task->golden_path()),
+                                        "golden:" + task->name, task->golden_path().string()));
+  }
+  return goldens;
+}
+
 void add_validate_command(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand("validate", "check the suite: task files and golden kernels");
   auto suite_dir = std::make_shared<std::string>();
@@ -34,11 +43,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
       Suite suite = Suite::load(*suite_dir);
       std::cout << suite.tasks().size() << " task files are valid\n";
       if (*no_run) return 0;
-      std::vector<Submission> goldens;
-      for (const Task* task : suite.select(options->tasks_glob)) {
-        goldens.push_back(usable_submission(task->name, read_file_text(task->golden_path()),
-                                            "golden:" + task->name, task->golden_path().string()));
-      }
+      std::vector<Submission> goldens = golden_submissions(suite, options->tasks_glob);
       RunOptions run = *options;
       run.out = out->empty() ? std::filesystem::temp_directory_path() /
                                    ("keval-validate-" + std::to_string(::getpid()))

@@ -12,6 +12,7 @@
 #include "engine/ceilings.h"
 #include "engine/device_probe.h"
 #include "engine/evaluator.h"
+#include "engine/golden_record.h"
 #include "engine/sandbox_settings.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
@@ -93,6 +94,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.timing = TimingSettings::for_device(settings.device);
   settings.timing.enabled = options.timing;
   if (!options.baselines.empty()) settings.baselines = options.baselines;
+  if (options.no_baselines) settings.baselines.clear();
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
@@ -106,6 +108,24 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   nlohmann::json environment = environment_of(probed.probe, settings.device, config);
   environment["sandbox"] = sandbox.describe();
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
+  // A golden record replaces timing the goldens in this run; it must fit this environment.
+  std::optional<GoldenRecord> recorded;
+  std::string record_path = options.golden_from;
+  if (record_path.empty()) {
+    if (const char* dir = std::getenv("KEVAL_GOLDEN_DIR"); dir && *dir) {
+      auto candidate = std::filesystem::path(dir) / GoldenRecord::file_name_for(environment);
+      if (std::filesystem::exists(candidate)) record_path = candidate.string();
+    }
+  }
+  if (!record_path.empty() && settings.timing.enabled && !settings.baselines.empty() &&
+      settings.baselines.front() == "golden") {
+    recorded = GoldenRecord::load(record_path);
+    if (std::string why = recorded->mismatch(environment); !why.empty()) {
+      throw HarnessError(record_path + ": " + why);
+    }
+    settings.baselines.erase(settings.baselines.begin());
+    environment["golden_record"] = record_path;
+  }
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});
 
@@ -185,6 +205,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::map<int, std::mutex> leases;
   for (int g : gpus) leases[g];
   std::mutex mutex;
+  const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
 
   Progress progress(log, pending.size(), options.progress && ::isatty(2));
   run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
@@ -206,8 +227,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
-    fill_case_results(result, task, facts, settings.baselines.front(), settings.device == "cuda",
-                      ceilings ? &*ceilings : nullptr);
+    fill_case_results(result, task, facts, recorded ? "golden" : baseline_name, settings.device == "cuda",
+                      ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
     store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
     results[i] = std::move(result);
     progress.finished_one(results[i]->exec());

@@ -21,7 +21,9 @@ struct RunOptions {
   int jobs = 0;                 // worker slots per GPU (or on the CPU); 0 = 2
   std::vector<int> gpus;        // CUDA devices to use; empty = all the probe saw
   std::vector<std::string> baselines;  // empty = {"golden"}
+  bool no_baselines = false;           // time the submissions alone (golden recording)
   bool fresh_process_per_job = false;  // benchmark mode: no warm workers
+  std::string golden_from;             // a golden record to reuse ("" = $KEVAL_GOLDEN_DIR, if set)
   std::string python;           // "" = $KEVAL_PYTHON or python3
   int timeout_s = 0;            // per job; 0 = default for the device
   int seeds = 2;

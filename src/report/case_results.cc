@@ -47,7 +47,8 @@ void keep_max(std::optional<double>& slot, const json& value) {
 }  // namespace
 
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings) {
+                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings,
+                       const GoldenRecord* recorded) {
   if (facts.reference) {
     for (const json* compare : facts.reference->of_type("compare")) {
       CaseResult& c = case_entry(result, compare->value("case", ""), compare->value("dtype", ""));
@@ -90,6 +91,15 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
       std::vector<double> other_samples = samples_of(*other);
       if (!other_samples.empty()) c.baseline_ms[who] = median(other_samples);
     }
+    if (recorded && baseline == "golden") {
+      c.ref_time_ms = recorded->median_ms(task.name, task.version, name, dtype);
+      if (!c.ref_time_ms) continue;
+      ref_times.push_back(*c.ref_time_ms);
+      if (!passed) continue;
+      c.speedup = *c.ref_time_ms / *c.time_ms;  // no interval: the record keeps medians only
+      speedups.push_back(*c.speedup);
+      continue;
+    }
     const json* ref_timing = find_timing(*facts.timing, baseline, name, dtype);
     if (!ref_timing) continue;
     std::vector<double> ref_samples = samples_of(*ref_timing);
@@ -111,6 +121,7 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
   result.efficiency = geomean(efficiencies);
   if (passed && !speedups.empty()) {
     result.speedup = geomean(speedups);
+    if (lows.size() != speedups.size()) return;
     // Per-case bounds combined the same way: a conservative interval for the geometric mean.
     result.speedup_ci_low = geomean(lows);
     result.speedup_ci_high = geomean(highs);

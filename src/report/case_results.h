@@ -1,6 +1,7 @@
 #pragma once
 // Per-case figures of a judged submission: errors, times, speedups over the golden kernel.
 #include "engine/ceilings.h"
+#include "engine/golden_record.h"
 #include "engine/job_outcome.h"
 #include "judge/evaluation_facts.h"
 #include "report/submission_result.h"
@@ -12,7 +13,9 @@ namespace keval {
 // samples: the submission's ("candidate") against `baseline` ("golden", "eager", "compile");
 // every other baseline's median goes to CaseResult::baseline_ms. Speedups are set only for
 // passing submissions; achieved GB/s and TFLOP/s only on the GPU.
+// With `recorded` (a golden record) the "golden" baseline comes from it instead of samples.
 void fill_case_results(SubmissionResult& result, const Task& task, const EvaluationFacts& facts,
-                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings);
+                       const std::string& baseline, bool on_gpu, const Ceilings* ceilings,
+                       const GoldenRecord* recorded = nullptr);
 
 }  // namespace keval
