@@ -1,33 +1,42 @@
 """A `candidate` job: load the code, call it on every case and seed, report raw facts.
 
 Per call it reports whether the call returned, which Triton kernels ran, whether inputs
-changed, whether an output aliases an input, and saves the outputs for the reference job.
-Then the optional determinism re-run and timing. Judging is the controller's.
+changed, whether an output aliases an input or is not a plain tensor, whether the guard bands
+around the inputs changed, and saves the outputs for the reference job. Then the optional
+determinism re-run, timing (inputs rotated, timed outputs checked) and the kernel profile.
+Tampering with watched functions is reported whenever it is seen. Judging is the controller's.
 """
 
 import os
+import sys
 import time
 
 import torch
 
-from . import kernel_tracking, timing
+from . import checks, kernel_profile, kernel_tracking, timing
 from .compare import NonTensorOutput, as_output_list, max_abs_diff, tensors_identical
 from .errors import DeviceError, describe
 from .inputs import build_inputs, synchronize, tensors_in, torch_device
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
 from .output_files import output_path, save_outputs
+from .rotation import MAX_SETS, InputRotation, derived_seeds, input_bytes
 from .task_files import load_reference_module
+
+_clock = time.perf_counter  # bound at import, before any candidate can replace it
 
 
 class CandidateJob:
     def __init__(self, request: dict, writer):
         self.request = request
         self.writer = writer
+        self.send = writer.send  # bound before the candidate loads
         self.device = torch_device(request.get("device", "cpu"), request.get("gpu", 0))
         self.code_file = request["code_file"]
+        self.checks = checks.settings_from(request)
         self.module = None
         self.entry = None
         self.make_inputs = None
+        self.watch = None
 
     # -- setup -------------------------------------------------------------------------
 
@@ -37,18 +46,27 @@ class CandidateJob:
         if reference is None:
             return False
         self.make_inputs = reference.make_inputs
+        if self.checks["tamper"]:
+            self.watch = checks.TamperWatch(self.send)
         try:
             self.module = load_module(self.code_file, CANDIDATE_MODULE)
         except (Exception, SystemExit) as exc:
+            self.tamper_check("import")
             self.writer.error("import", **describe(exc, self.code_file))
             return False
+        self.tamper_check("import")
         try:
             name, self.entry = find_entry(self.module, self.request.get("entry", ""))
         except MissingEntry as exc:
             self.writer.error("entry", "MissingEntry", str(exc), error_class="MissingEntry")
             return False
-        self.writer.send("entry", name=name)
+        self.send("entry", name=name)
         return True
+
+    def tamper_check(self, stage: str, case=None, seed=None) -> None:
+        if self.watch is not None:
+            where = self._where(case, seed) if case is not None else {}
+            self.watch.check(stage, **where)
 
     # -- one call ----------------------------------------------------------------------
 
@@ -74,24 +92,35 @@ class CandidateJob:
             raise DeviceError("DeviceLost", f"CUDA context lost after a failed call: {exc}") from exc
 
     def call_once(self, case, seed):
-        """Runs one call and reports it; returns the outputs (list) or None on failure."""
+        """Runs one call and reports it; returns the saved CPU copies of the outputs or None."""
         saved = output_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(saved):
             os.remove(saved)  # a failed call must never leave an older run's outputs behind
         args = self._inputs(case, seed)
         if args is None:
             return None
+        guards = None
+        if self.checks["guard_bytes"] > 0:
+            try:
+                guards = checks.GuardBands(args, self.checks["guard_bytes"])
+                args = guards.args
+            except Exception as exc:  # e.g. out of memory: the call runs on its plain inputs
+                print(f"keval_runner: no guard bands for {case['name']}/{seed}: {exc!r}", file=sys.stderr)
         inputs = tensors_in(args)
         before = [t.clone() for t in inputs]
+        poisoned = False
+        if self.checks["poison_outputs"]:
+            poisoned = checks.poison_memory(self.device, checks.poison_size(inputs))
         result, failure = None, None
         with kernel_tracking.tracking() as launched, torch.no_grad():
-            started = time.perf_counter()
+            started = _clock()
             try:
                 result = self.entry(*args)
                 synchronize(self.device)
             except (Exception, SystemExit) as exc:
                 failure = exc
-            wall_ms = (time.perf_counter() - started) * 1e3
+            wall_ms = (_clock() - started) * 1e3
+        self.tamper_check("call", case, seed)  # first: the checks below use watched functions
         if failure is not None:
             self.writer.error("call", **describe(failure, self.code_file, self.module), **self._where(case, seed))
             self._check_device()
@@ -107,19 +136,26 @@ class CandidateJob:
         input_storages = {t.untyped_storage().data_ptr() for t in inputs if t.numel() > 0}
         aliased = outputs is not None and any(
             o.numel() > 0 and o.untyped_storage().data_ptr() in input_storages for o in outputs)
+        violations = guards.violations() if guards is not None else []
+        foreign = checks.foreign_output_types(outputs)
+        copies = None
         if outputs is not None:
-            save_outputs(saved, outputs)
+            try:
+                copies = save_outputs(saved, outputs)
+            except Exception as exc:  # e.g. a tensor subclass that cannot be copied or saved
+                self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
+                outputs = None
 
         own, other = kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)
-        self.writer.send("call", **self._where(case, seed), ok=outputs is not None, kernels=own,
-                         other_kernels=other, inputs_mutated=mutated, output_is_input=aliased,
-                         n_outputs=len(outputs) if outputs is not None else None, wall_ms=wall_ms)
-        return outputs
+        self.send("call", **self._where(case, seed), ok=outputs is not None, kernels=own,
+                  other_kernels=other, inputs_mutated=mutated, output_is_input=aliased,
+                  n_outputs=len(outputs) if outputs is not None else None, wall_ms=wall_ms,
+                  guard_violations=violations, poisoned=poisoned, foreign_output_types=foreign)
+        return copies
 
-    # -- determinism and timing --------------------------------------------------------
+    # -- determinism, timing, profile ----------------------------------------------------
 
     def check_determinism(self, case, seed, first_outputs) -> None:
-        first = [t.detach().clone() for t in first_outputs]  # the call may reuse its buffers
         args = self._inputs(case, seed)
         if args is None:
             return
@@ -128,30 +164,87 @@ class CandidateJob:
                 second = as_output_list(self.entry(*args))
                 synchronize(self.device)
         except (Exception, SystemExit) as exc:
+            self.tamper_check("call", case, seed)
             self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed),
                               rerun=True)
             self._check_device()
             return
-        same = len(first) == len(second) and all(tensors_identical(a, b) for a, b in zip(first, second))
-        self.writer.send("determinism", **self._where(case, seed), same=same,
-                         max_abs_diff=max_abs_diff(first, second))
+        self.tamper_check("call", case, seed)
+        same = len(first_outputs) == len(second) and all(
+            tensors_identical(a, b) for a, b in zip(first_outputs, second))
+        self.send("determinism", **self._where(case, seed), same=same,
+                  max_abs_diff=max_abs_diff(first_outputs, second))
 
-    def time_case(self, case, seed) -> None:
-        args = self._inputs(case, seed)
-        if args is None:
+    def _rotation_sets(self, case, first_outputs: dict) -> list:
+        """(seed, args): fresh inputs of the seeds whose calls succeeded, then, on CUDA, derived
+        seeds until the inputs exceed twice the L2 size (at most MAX_SETS sets)."""
+        sets = []
+        for seed in first_outputs:
+            args = self._inputs(case, seed)
+            if args is not None:
+                sets.append((seed, args))
+        if self.device.type != "cuda" or not sets:
+            return sets
+        target = 2 * timing.l2_bytes(self.device)
+        per_set = max(1, input_bytes(sets[0][1]))
+        wanted = min(MAX_SETS, max(len(sets), -(-target // per_set) + 1))
+        for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
+            if sum(input_bytes(a) for _, a in sets) > target:
+                break
+            args = self._inputs(case, seed)
+            if args is None:
+                break
+            sets.append((seed, args))
+        return sets
+
+    def time_case(self, case, first_outputs: dict) -> None:
+        seed = next(iter(first_outputs))
+        settings = self.request.get("timing") or {}
+        sets = self._rotation_sets(case, first_outputs)
+        if not sets:
             return
-
-        def call():
-            self.entry(*args)
-
+        rotation = InputRotation(self.entry, sets, first_outputs)
+        observe = None
+        if self.checks["timed_output_check"]:
+            observe = rotation.observer(timing.check_interval(settings))
         try:
             with torch.no_grad():
-                result = timing.measure(call, self.device, self.request.get("timing") or {})
+                rotation.record_first_outputs()  # extra sets: their first output, untimed
+                result = timing.measure(rotation.prepare, self.device, settings, observe)
         except (Exception, SystemExit) as exc:
+            self.tamper_check("timing", case, seed)
             self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seed))
             self._check_device()
             return
-        self.writer.send("timing", **self._where(case, seed), **result)
+        self.tamper_check("timing", case, seed)
+        self.send("timing", **self._where(case, seed), **result, timed_output_checks=rotation.checks,
+                  timed_output_mismatches=rotation.mismatches, input_sets=len(rotation))
+
+    def profile_case(self, case, seed) -> None:
+        args = self._inputs(case, seed)
+        if args is None:
+            return
+        launched = []
+
+        def call():
+            with kernel_tracking.tracking() as seen, torch.no_grad():
+                try:
+                    self.entry(*args)
+                finally:
+                    launched.extend(seen)
+
+        def own_names():
+            return kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)[0]
+
+        try:
+            facts = kernel_profile.profile_call(call, self.device, own_names)
+        except (Exception, SystemExit) as exc:
+            self.tamper_check("timing", case, seed)
+            self.writer.error("profile", **describe(exc, self.code_file, self.module), **self._where(case, seed))
+            self._check_device()
+            return
+        self.tamper_check("timing", case, seed)
+        self.send("kernel_profile", **self._where(case, seed), **facts)
 
     # -- the whole job -----------------------------------------------------------------
 
@@ -162,12 +255,20 @@ class CandidateJob:
         timed = []
         for case in self.request.get("cases", []):
             seeds = list(case.get("seeds") or [])
+            first_outputs = {}  # seed -> saved outputs, in seed order
             for index, seed in enumerate(seeds):
                 outputs = self.call_once(case, seed)
-                if index == 0 and outputs is not None:
-                    timed.append((case, seed))
-                    if self.request.get("check_determinism"):
-                        self.check_determinism(case, seed, outputs)
-        if (self.request.get("timing") or {}).get("enabled"):
-            for case, seed in timed:
-                self.time_case(case, seed)
+                if outputs is None:
+                    continue
+                first_outputs[seed] = outputs
+                if index == 0 and self.request.get("check_determinism"):
+                    self.check_determinism(case, seed, outputs)
+            if seeds and seeds[0] in first_outputs:
+                timed.append((case, first_outputs))
+        timing_on = (self.request.get("timing") or {}).get("enabled")
+        profile_on = self.checks["profile_kernels"] and self.device.type == "cuda"
+        for case, first_outputs in timed:
+            if timing_on:
+                self.time_case(case, first_outputs)
+            if profile_on:
+                self.profile_case(case, next(iter(first_outputs)))

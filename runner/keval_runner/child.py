@@ -10,6 +10,7 @@ import sys
 import tempfile
 import traceback
 
+from . import sandbox
 from .errors import DeviceError
 from .messages import MessageWriter
 
@@ -18,25 +19,30 @@ EXIT_RUNNER_ERROR = 3
 EXIT_DEVICE_ERROR = 4
 
 
-def _redirect(fd: int, path: str, flags: int) -> None:
-    target = os.open(path, flags, 0o644)
-    os.dup2(target, fd)
-    os.close(target)
-
-
-def isolate(request: dict) -> None:
-    """fd 0 from /dev/null, fd 1/2 to files in work_dir, which becomes cwd and TMPDIR."""
-    _redirect(0, os.devnull, os.O_RDONLY)
+def isolate(request: dict, sandboxed: bool) -> None:
+    """fd 0 from /dev/null; work_dir becomes cwd (and TMPDIR when not sandboxed: the sandbox
+    sets TMPDIR to work_dir/tmp). fd 1 and 2 are pipes the zygote reads (set before the fork)."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     work_dir = request.get("work_dir")
     if not work_dir:
         return  # a probe needs no folder: its prints go to the zygote's stderr
     os.makedirs(work_dir, exist_ok=True)
-    write_flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    _redirect(1, os.path.join(work_dir, "stdout.txt"), write_flags)
-    _redirect(2, os.path.join(work_dir, "stderr.txt"), write_flags)
     os.chdir(work_dir)
-    os.environ["TMPDIR"] = work_dir
-    tempfile.tempdir = None  # forget the zygote's cached choice
+    if not sandboxed:
+        os.environ["TMPDIR"] = work_dir
+        tempfile.tempdir = None  # forget the zygote's cached choice
+
+
+def enter_sandbox(request: dict, writer: MessageWriter) -> None:
+    """Applies the request's sandbox (if enabled) and sends the `sandbox` message."""
+    settings = sandbox.settings_from(request)
+    if settings is None:
+        return
+    sys.dont_write_bytecode = True
+    facts = sandbox.apply(settings, request)
+    writer.send("sandbox", **facts)
 
 
 def prepare_device(request: dict) -> None:
@@ -53,10 +59,10 @@ def prepare_device(request: dict) -> None:
         enable_autotune_without_driver()
 
 
-def dispatch(request: dict, writer: MessageWriter) -> None:
+def dispatch(request: dict, writer: MessageWriter, capabilities=None) -> None:
     if request.get("op") == "probe":
         from .probe import probe
-        writer.send("probe", **probe(request))
+        writer.send("probe", **probe(request), sandbox_capabilities=capabilities)
         return
     prepare_device(request)
     kind = request.get("kind")
@@ -66,8 +72,14 @@ def dispatch(request: dict, writer: MessageWriter) -> None:
     elif kind == "reference":
         from .reference_job import ReferenceJob
         ReferenceJob(request, writer).run()
+    elif kind == "timing":
+        from .timing_job import TimingJob
+        TimingJob(request, writer).run()
+    elif kind == "ceilings":
+        from .ceilings import measure
+        writer.send("ceilings", **measure())
     else:
-        raise ValueError(f"unknown job kind {kind!r} (expected 'candidate' or 'reference')")
+        raise ValueError(f"unknown job kind {kind!r} (expected candidate, reference, timing or ceilings)")
 
 
 def _flush_stdio() -> None:
@@ -80,15 +92,7 @@ def _flush_stdio() -> None:
 
 def die_with_parent() -> None:
     """Linux: SIGKILL this child if the zygote dies, so no orphan keeps a GPU busy."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
-    except Exception:
-        pass
+    sandbox.set_parent_death_signal()
 
 
 def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:
@@ -108,10 +112,19 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
                 os.close(fd)
             except OSError:
                 pass
-        isolate(request)
-        dispatch(request, writer)
+        sandboxed = sandbox.settings_from(request) is not None
+        isolate(request, sandboxed)
+        capabilities = None
+        if request.get("op") == "probe":  # tested before this child gives anything up
+            from .probe import sandbox_capabilities
+            capabilities = sandbox_capabilities(request)
+        enter_sandbox(request, writer)
+        dispatch(request, writer, capabilities)
         writer.send("done")
         code = EXIT_DONE
+    except sandbox.SandboxError as exc:
+        writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")
+        code = EXIT_RUNNER_ERROR
     except DeviceError as exc:
         writer.error("device", exc.kind, str(exc), error_class=exc.kind)
         code = EXIT_DEVICE_ERROR

@@ -9,13 +9,25 @@ def output_path(outputs_dir: str, case: str, dtype: str, seed: int) -> str:
     return os.path.join(outputs_dir, f"{case}__{dtype}__{seed}.pt")
 
 
-def save_outputs(path: str, outputs: list) -> None:
-    """Saves CPU copies (a copy never shares storage with an input or a larger buffer)."""
+def plain_cpu_copy(t: torch.Tensor) -> torch.Tensor:
+    """A plain torch.Tensor on the CPU with t's values (a subclass's __torch_function__ is not
+    consulted, so it cannot substitute other values for the copy)."""
+    with torch._C.DisableTorchFunctionSubclass():
+        copy = t.detach().to("cpu", copy=True)
+        if type(copy) is not torch.Tensor:
+            copy = copy.as_subclass(torch.Tensor)
+    return copy
+
+
+def save_outputs(path: str, outputs: list) -> list:
+    """Saves CPU copies (a copy never shares storage with an input or a larger buffer) and
+    returns them."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    cpu = [t.detach().to("cpu", copy=True) for t in outputs]
+    cpu = [plain_cpu_copy(t) for t in outputs]
     tmp = path + ".tmp"
     torch.save(cpu, tmp)
     os.replace(tmp, path)  # a crash mid-save never leaves a half-written file under the real name
+    return cpu
 
 
 def load_outputs(path: str):

@@ -9,9 +9,14 @@ no library print can corrupt it.
 import json
 import os
 import platform
+import selectors
 import sys
+import time
 
+from . import sandbox
 from .messages import MessageWriter, clip, write_all
+
+DRAIN_SECONDS = 2.0  # after the clean-up, how long output still in the pipes is read
 
 REQUIRED_RUN_FIELDS = ("kind", "task_dir", "outputs_dir", "work_dir", "cases")
 
@@ -27,7 +32,14 @@ def _import_toolkit():
         import triton.runtime.interpreter  # noqa: F401  (CPU mode)
     except Exception:
         pass
-    from . import candidate_job, child, probe, reference_job  # noqa: F401
+    import resource  # noqa: F401  (the sandbox's limits)
+    try:
+        import torch.profiler  # noqa: F401  (kernel profiles)
+    except Exception:
+        pass
+    from . import candidate_job, checks, child, kernel_profile, probe, reference_job, rotation, sandbox  # noqa: F401
+    from .warm_up import warm_up
+    warm_up(torch)
     return torch, triton
 
 
@@ -48,7 +60,37 @@ def request_problem(request) -> str:
             missing.append("code_file")
         if missing:
             return "run request lacks: " + ", ".join(missing)
+    problem = sandbox.settings_problem(request.get("sandbox"))
+    if problem:
+        return problem
+    if op == "run":
+        from .checks import checks_problem
+        return checks_problem(request.get("checks"))
     return ""
+
+
+class OutputSink:
+    """One of the child's output streams (fd 1 or 2): counts every byte, keeps up to `cap`."""
+
+    def __init__(self, target_fd, cap):
+        self.target_fd = target_fd  # a file in work_dir (ours), the zygote's stderr, or None
+        self.cap = cap  # None: keep everything
+        self.total = 0
+        self.kept = 0
+
+    def take(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = len(chunk) if self.cap is None else max(0, min(len(chunk), self.cap - self.kept))
+        if room and self.target_fd is not None:
+            try:
+                write_all(self.target_fd, chunk[:room])
+            except OSError:
+                self.target_fd = None  # the disk is full or the file is gone: keep counting
+            self.kept += room
+
+    @property
+    def truncated(self) -> bool:
+        return self.kept < self.total
 
 
 class Zygote:
@@ -60,21 +102,6 @@ class Zygote:
 
     def protocol_error(self, job: str, kind: str, message: str) -> None:
         self.writer(job).error("protocol", kind, message, error_class=kind)
-
-    def forward(self, read_fd: int, job: str) -> None:
-        """Copies the child's complete JSON lines to the protocol stream until EOF."""
-        pending = b""
-        while True:
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                break
-            pending += chunk
-            *lines, pending = pending.split(b"\n")
-            for line in lines:
-                self.forward_line(line, job)
-        if pending.strip():
-            self.protocol_error(job, "TruncatedMessage",
-                                "the child died while writing a message: " + clip(pending.decode("utf-8", "replace"), 200))
 
     def forward_line(self, line: bytes, job: str) -> None:
         if not line.strip():
@@ -89,32 +116,140 @@ class Zygote:
         else:  # something other than the runner wrote into the message pipe
             self.protocol_error(job, "BadChildMessage", clip(line.decode("utf-8", "replace"), 200))
 
+    # -- one job ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _open_output_files(request: dict):
+        """stdout.txt/stderr.txt, opened here before the fork (never through a link the job made)."""
+        work_dir = request.get("work_dir")
+        if not work_dir:
+            return None, None  # a probe: its prints go to the zygote's stderr
+        os.makedirs(work_dir, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        return (os.open(os.path.join(work_dir, "stdout.txt"), flags, 0o644),
+                os.open(os.path.join(work_dir, "stderr.txt"), flags, 0o644))
+
+    def _pump(self, pid: int, job: str, pipes: dict, sinks: dict) -> int:
+        """Forwards messages and collects output until the child exits; returns its wait status.
+
+        The child is reaped only after it is seen to exit (pidfd, or waitid with WNOWAIT), and
+        the pipes are drained afterwards (the clean-up closes the copies grandchildren hold)."""
+        pending = {"message": b""}
+        selector = selectors.DefaultSelector()
+        for name, fd in pipes.items():
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ, name)
+        pidfd = None
+        try:
+            pidfd = os.pidfd_open(pid)
+            selector.register(pidfd, selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):
+            pidfd = None
+
+        def read(name, fd):
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                selector.unregister(fd)
+                del pipes[name]
+                return
+            if name == "message":
+                data = pending["message"] + chunk
+                *lines, pending["message"] = data.split(b"\n")
+                for line in lines:
+                    self.forward_line(line, job)
+            else:
+                sinks[name].take(chunk)
+
+        def exited():
+            try:
+                return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+            except ChildProcessError:
+                return True
+
+        try:
+            while True:
+                fired = pidfd is None
+                for key, _ in selector.select(timeout=None if pidfd is not None else 0.05):
+                    if key.data == "exit":
+                        fired = True
+                    else:
+                        read(key.data, key.fd)
+                if fired and exited():
+                    break
+            _, status = os.waitpid(pid, 0)
+            self.leftovers = sandbox.kill_leftovers(pid, self.sweep_uid)
+            deadline = time.monotonic() + DRAIN_SECONDS
+            while pipes and time.monotonic() < deadline:
+                for key, _ in selector.select(timeout=0.05):
+                    if key.data != "exit":
+                        read(key.data, key.fd)
+        finally:
+            for fd in list(pipes.values()):
+                os.close(fd)
+            if pidfd is not None:
+                os.close(pidfd)
+            selector.close()
+        if pending["message"].strip():
+            self.protocol_error(job, "TruncatedMessage", "the child died while writing a message: "
+                                + clip(pending["message"].decode("utf-8", "replace"), 200))
+        return status
+
     def run_job(self, request: dict) -> None:
         from .child import run_child
 
         job = request["job"]
-        message_read, message_write = os.pipe()
-        sync_read, sync_write = os.pipe()
-        for stream in (sys.stdout, sys.stderr):
-            stream.flush()  # or the child would inherit and repeat buffered text
-        pid = os.fork()
+        cap = sandbox.stdout_cap(request)
+        self.sweep_uid = sandbox.switched_uid(request)
+        self.leftovers = 0
+        files = self._open_output_files(request)
+        created = list(files)
+        try:
+            pipes = []
+            for _ in range(4):  # messages, sync, stdout, stderr
+                pipes.append(os.pipe())
+                created += pipes[-1]
+            (message_read, message_write), (sync_read, sync_write), (out_read, out_write), (err_read, err_write) = pipes
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()  # or the child would inherit and repeat buffered text
+            pid = os.fork()
+        except BaseException:
+            for fd in created:
+                if fd is not None:
+                    os.close(fd)
+            raise
         if pid == 0:
-            os.close(message_read)
-            os.close(sync_read)
+            os.dup2(out_write, 1)
+            os.dup2(err_write, 2)
+            keep = {message_write, sync_write}
+            for fd in created:
+                if fd is not None and fd not in keep:
+                    os.close(fd)
             run_child(request, message_write, sync_write, close_fds=(self.protocol_fd,))
-        os.close(message_write)
-        os.close(sync_write)
+        for fd in (message_write, sync_write, out_write, err_write):
+            os.close(fd)
         os.read(sync_read, 1)  # returns once the child has its own process group (or died)
         os.close(sync_read)
         self.writer(job).send("started", pid=pid)
+        stdout_file, stderr_file = files
+        sinks = {"stdout": OutputSink(stdout_file if stdout_file is not None else 2, cap),
+                 "stderr": OutputSink(stderr_file if stderr_file is not None else 2, cap)}
         try:
-            self.forward(message_read, job)
+            status = self._pump(pid, job, {"message": message_read, "stdout": out_read, "stderr": err_read}, sinks)
         finally:
-            os.close(message_read)
-            _, status = os.waitpid(pid, 0)
+            for fd in files:
+                if fd is not None:
+                    os.close(fd)
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
         signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        self.writer(job).send("exit", code=code, signal=signal)
+        self.writer(job).send("exit", code=code, signal=signal, stdout_bytes=sinks["stdout"].total,
+                              stderr_bytes=sinks["stderr"].total,
+                              output_truncated=sinks["stdout"].truncated or sinks["stderr"].truncated,
+                              leftovers_killed=self.leftovers)
 
     def handle(self, raw: bytes) -> bool:
         """Serves one request line; returns False on shutdown."""
@@ -142,6 +277,7 @@ class Zygote:
 def main() -> int:
     protocol_fd = os.dup(1)
     os.dup2(2, 1)  # stray prints in this process land on stderr, never in the protocol
+    sandbox.become_subreaper()  # a job's orphans come back to us, to be killed after the job
     torch, triton = _import_toolkit()
     zygote = Zygote(protocol_fd)
     zygote.writer("").send("ready", pid=os.getpid(), python=platform.python_version(),

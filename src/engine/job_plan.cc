@@ -52,6 +52,7 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
   request["check_determinism"] = settings.check_determinism;
   request["checks"] = settings.checks.to_json(settings.device);
+  request["checks"]["profile_kernels"] = false;  // the timing job profiles
   return request;
 }
 

@@ -48,9 +48,18 @@ std::vector<std::string> Suite::names() const {
 }
 
 std::vector<const Task*> Suite::select(const std::string& glob) const {
+  std::vector<std::string> patterns;
+  for (size_t start = 0; start <= glob.size();) {
+    size_t comma = glob.find(',', start);
+    if (comma == std::string::npos) comma = glob.size();
+    if (comma > start) patterns.push_back(glob.substr(start, comma - start));
+    start = comma + 1;
+  }
   std::vector<const Task*> out;
   for (const auto& task : tasks_) {
-    if (glob.empty() || fnmatch(glob.c_str(), task.name.c_str(), 0) == 0) out.push_back(&task);
+    bool match = patterns.empty();
+    for (const auto& pattern : patterns) match = match || fnmatch(pattern.c_str(), task.name.c_str(), 0) == 0;
+    if (match) out.push_back(&task);
   }
   return out;
 }

@@ -24,7 +24,8 @@ class Suite {
   const std::vector<Task>& tasks() const { return tasks_; }
   const Task* find(const std::string& name) const;
   std::vector<std::string> names() const;
-  // Tasks whose name matches a shell glob ("soft*", "*norm"); "" matches all.
+  // Tasks whose name matches a shell glob ("soft*", "*norm") or any of a comma-separated list
+  // of globs ("relu,soft*"); "" matches all.
   std::vector<const Task*> select(const std::string& glob) const;
   const std::filesystem::path& dir() const { return dir_; }
 

@@ -153,6 +153,7 @@ TEST_F(TaskLoaderTest, SuiteSelectsByGlob) {
   Suite suite = Suite::load(root_);
   EXPECT_EQ(suite.select("scale*").size(), 2u);
   EXPECT_EQ(suite.select("*two").size(), 1u);
+  EXPECT_EQ(suite.select("scale,nothing*").size(), 1u);
   EXPECT_EQ(suite.find("scale")->entry, "scale");
   EXPECT_EQ(suite.find("nope"), nullptr);
 }

@@ -21,6 +21,8 @@ if RUNNER_DIR not in sys.path:
     sys.path.insert(0, RUNNER_DIR)
 
 MESSAGE_TIMEOUT_S = 30
+# Set in every test runner's environment: a sandboxed job must never see it.
+SECRET_ENV = ("KEVAL_TEST_SECRET", "do-not-leak-7f3a")
 
 
 def candidate_file(name: str) -> str:
@@ -34,10 +36,14 @@ def case(name="odd", n=1000, dtype="float32", seeds=(1, 2), atol=1e-6, rtol=1e-6
 class RunnerProcess:
     """`python -m keval_runner` with a reader thread; every stdout line must be JSON."""
 
-    def __init__(self):
+    def __init__(self, interpret=True):
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (RUNNER_DIR, env.get("PYTHONPATH", "")) if p)
-        env["TRITON_INTERPRET"] = "1"
+        if interpret:
+            env["TRITON_INTERPRET"] = "1"
+        else:  # a GPU runner: kernels are compiled
+            env.pop("TRITON_INTERPRET", None)
+        env[SECRET_ENV[0]] = SECRET_ENV[1]
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, "-m", "keval_runner"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, env=env)
@@ -112,23 +118,33 @@ class Jobs:
         self.tmp_path = tmp_path
         self.outputs_dir = str(tmp_path / "outputs")
 
+    def in_folder(self, folder) -> "Jobs":
+        """Jobs whose work and output folders lie in `folder` (e.g. one a test uid can reach)."""
+        import pathlib
+        return Jobs(pathlib.Path(folder))
+
     def _job(self, prefix):
         Jobs.counter += 1
         return f"{prefix}{Jobs.counter}"
 
     def candidate(self, name_or_path, cases=None, timing=None, determinism=False, entry="vector_add",
-                  task_dir=TASK_DIR) -> dict:
+                  task_dir=TASK_DIR, sandbox=None, checks=None, device="cpu") -> dict:
         job = self._job("c")
         path = name_or_path if os.path.isabs(name_or_path) else candidate_file(name_or_path)
-        return {"op": "run", "job": job, "kind": "candidate", "device": "cpu", "gpu": 0,
-                "task_dir": task_dir, "entry": entry, "code_file": path,
-                "outputs_dir": self.outputs_dir, "work_dir": str(self.tmp_path / job),
-                "inplace": False, "cases": cases if cases is not None else [case()],
-                "timing": timing or {"enabled": False}, "check_determinism": determinism}
+        request = {"op": "run", "job": job, "kind": "candidate", "device": device, "gpu": 0,
+                   "task_dir": task_dir, "entry": entry, "code_file": path,
+                   "outputs_dir": self.outputs_dir, "work_dir": str(self.tmp_path / job),
+                   "inplace": False, "cases": cases if cases is not None else [case()],
+                   "timing": timing or {"enabled": False}, "check_determinism": determinism}
+        if sandbox is not None:
+            request["sandbox"] = sandbox
+        if checks is not None:
+            request["checks"] = checks
+        return request
 
-    def reference(self, cases=None, task_dir=TASK_DIR) -> dict:
+    def reference(self, cases=None, task_dir=TASK_DIR, device="cpu") -> dict:
         job = self._job("r")
-        return {"op": "run", "job": job, "kind": "reference", "device": "cpu", "gpu": 0,
+        return {"op": "run", "job": job, "kind": "reference", "device": device, "gpu": 0,
                 "task_dir": task_dir, "entry": "vector_add", "outputs_dir": self.outputs_dir,
                 "work_dir": str(self.tmp_path / job), "inplace": False,
                 "cases": cases if cases is not None else [case()],
@@ -143,3 +159,20 @@ def only(messages: list, type_: str) -> dict:
     found = of_type(messages, type_)
     assert len(found) == 1, f"expected one {type_!r} message, got {len(found)}: {messages}"
     return found[0]
+
+
+def sandbox_settings(uid=None, isolate_network=False, rlimits=None, stdout_cap_bytes=None, env=None) -> dict:
+    return {"enabled": True, "uid": uid, "gid": uid, "isolate_network": isolate_network,
+            "rlimits": rlimits or {}, "stdout_cap_bytes": stdout_cap_bytes, "env": env or {}}
+
+
+def all_checks(**overrides) -> dict:
+    settings = {"guard_bytes": 64, "poison_outputs": True, "tamper": True, "timed_output_check": True,
+                "profile_kernels": True}
+    settings.update(overrides)
+    return settings
+
+
+def work_file(request: dict, name: str) -> str:
+    with open(os.path.join(request["work_dir"], name), errors="replace") as f:
+        return f.read()

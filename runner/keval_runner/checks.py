@@ -1,0 +1,316 @@
+"""Runtime checks around candidate calls: guard bands, output poisoning, tampering, output types.
+
+All of them report raw facts; the controller decides (out_of_bounds, tampering, ...).
+
+- Guard bands: each tensor input is copied into a larger buffer [guard | data | guard]; the
+  guards hold a canary (NaN for floating dtypes, so an unmasked read poisons the result;
+  0x7F bytes for integer/bool dtypes) and are compared with a copy after each call.
+- Output poisoning: before each call a block is allocated, filled with 0xFF bytes (NaN in every
+  float format) and freed, so outputs made with torch.empty start as garbage, not as zeros or
+  as the previous call's result.
+- Tampering: identities of timing, comparison, saving and messaging functions (torch, time,
+  json, os, Triton's launch path with our kernel tracking, the runner's own) are recorded
+  before the candidate loads and verified after import, each call and timing.
+"""
+
+import builtins  # noqa: F401  (watched: builtins.open)
+import json  # noqa: F401  (watched)
+import os  # noqa: F401  (watched)
+import sys
+import time  # noqa: F401  (watched)
+
+import torch
+
+GUARD_ALIGN = 256
+POISON_MAX_BYTES = 256 << 20
+POISON_MIN_BYTES = 1 << 20
+SMALL_POOL_BLOCK = 1 << 20  # the CUDA caching allocator serves requests up to 1 MiB from a pool of its own
+SMALL_POOL_BLOCKS = 8
+
+CHECK_FIELDS = {"guard_bytes": int, "poison_outputs": bool, "tamper": bool, "timed_output_check": bool,
+                "profile_kernels": bool}
+
+
+def checks_problem(checks) -> str:
+    """Why a request's `checks` field is unusable, or "" (absent counts as fine)."""
+    if checks is None:
+        return ""
+    if not isinstance(checks, dict):
+        return "checks must be an object"
+    for name, value in checks.items():
+        kind = CHECK_FIELDS.get(name)
+        if kind is None:
+            return f"checks has an unknown field {name!r} (known: {', '.join(CHECK_FIELDS)})"
+        if value is None:
+            continue
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            return f"checks.{name} must be a non-negative integer"
+        if kind is bool and not isinstance(value, bool):
+            return f"checks.{name} must be a boolean"
+    return ""
+
+
+def settings_from(request: dict) -> dict:
+    checks = request.get("checks") or {}
+    return {
+        "guard_bytes": int(checks.get("guard_bytes") or 0),
+        "poison_outputs": bool(checks.get("poison_outputs")),
+        "tamper": bool(checks.get("tamper")),
+        "timed_output_check": bool(checks.get("timed_output_check")),
+        "profile_kernels": bool(checks.get("profile_kernels")),
+    }
+
+
+# -- argument traversal (the same reach as inputs.tensors_in) -----------------------------
+
+def map_tensors(args, fn) -> tuple:
+    """args with every tensor (top level, and inside list/tuple/dict arguments one level deep)
+    replaced by fn(tensor), in the order inputs.tensors_in lists them."""
+    def one(value):
+        if isinstance(value, torch.Tensor):
+            return fn(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(fn(v) if isinstance(v, torch.Tensor) else v for v in value)
+        if isinstance(value, dict):
+            return {k: (fn(v) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
+        return value
+    return tuple(one(arg) for arg in args)
+
+
+# -- guard bands ----------------------------------------------------------------------------
+
+def guard_size(guard_bytes: int) -> int:
+    return -(-int(guard_bytes) // GUARD_ALIGN) * GUARD_ALIGN
+
+
+def canary_bytes(dtype: torch.dtype, nbytes: int) -> torch.Tensor:
+    """nbytes of canary for dtype, as uint8 on the CPU."""
+    if dtype.is_floating_point or dtype.is_complex:
+        element = torch.full((1,), float("nan"), dtype=torch.float32).to(dtype).view(torch.uint8)
+    else:
+        element = torch.tensor([0x7F], dtype=torch.uint8)
+    reps = -(-nbytes // element.numel())
+    return element.repeat(reps)[:nbytes].contiguous()
+
+
+def _span_elements(t: torch.Tensor) -> int:
+    """Elements of storage the tensor reaches from its storage offset."""
+    if t.numel() == 0:
+        return 0
+    return 1 + sum((size - 1) * stride for size, stride in zip(t.shape, t.stride()))
+
+
+def storage_span(t: torch.Tensor) -> torch.Tensor:
+    """A 1-D view of the storage the tensor reaches (any layout: expanded, transposed, sliced)."""
+    return t.as_strided((_span_elements(t),), (1,), t.storage_offset())
+
+
+class Guarded:
+    """One input placed between guard bands; `tensor` has the input's shape, strides and dtype."""
+
+    def __init__(self, t: torch.Tensor, guard_bytes: int):
+        self.guard = guard_size(guard_bytes)
+        span = _span_elements(t)
+        data_bytes = span * t.element_size()
+        total = self.guard * 2 + data_bytes
+        raw = torch.empty(total + GUARD_ALIGN, dtype=torch.uint8, device=t.device)
+        shift = (-raw.data_ptr()) % GUARD_ALIGN  # the data starts 256-byte aligned (as cudaMalloc's)
+        self.buffer = raw[shift: shift + total]
+        self.canary = canary_bytes(t.dtype, self.guard).to(t.device)
+        self.buffer[: self.guard].copy_(self.canary)
+        self.buffer[self.guard + data_bytes:].copy_(self.canary)
+        self.data_bytes = data_bytes
+        if span:
+            flat = self.buffer[self.guard: self.guard + data_bytes].view(t.dtype)
+            flat.copy_(storage_span(t))
+            self.tensor = flat.as_strided(tuple(t.shape), tuple(t.stride()), flat.storage_offset())
+        else:
+            empty = self.buffer[self.guard: self.guard].view(t.dtype)
+            self.tensor = empty.as_strided(tuple(t.shape), tuple(t.stride()))
+        if t.requires_grad:
+            self.tensor.requires_grad_(True)
+
+    def intact(self) -> bool:
+        head = self.buffer[: self.guard]
+        tail = self.buffer[self.guard + self.data_bytes:]
+        return bool(torch.equal(head, self.canary)) and bool(torch.equal(tail, self.canary))
+
+
+class GuardBands:
+    """The guarded copies of one call's inputs."""
+
+    def __init__(self, args, guard_bytes: int):
+        self.guarded = []
+
+        def place(t):
+            g = Guarded(t, guard_bytes)
+            self.guarded.append(g)
+            return g.tensor
+
+        self.args = map_tensors(args, place)
+
+    def violations(self) -> list:
+        """Indices (in inputs.tensors_in order) of inputs whose guards changed."""
+        return [i for i, g in enumerate(self.guarded) if not g.intact()]
+
+
+# -- output poisoning ---------------------------------------------------------------------
+
+def poison_size(inputs: list) -> int:
+    largest = max((t.numel() * t.element_size() for t in inputs), default=0)
+    return int(min(POISON_MAX_BYTES, max(POISON_MIN_BYTES, 2 * largest)))
+
+
+def _cached_free_block_sizes(device: torch.device) -> list:
+    """Sizes of the free blocks the CUDA caching allocator holds for device, each in the pool
+    a request of that size is served from (small: up to 1 MiB; large: above)."""
+    sizes = []
+    for segment in torch.cuda.memory_snapshot():
+        if segment.get("device") != device.index:
+            continue
+        small = segment.get("segment_type") == "small"
+        for block in segment.get("blocks", []):
+            size = int(block.get("size", 0))
+            if block.get("state") == "inactive" and size > 0 and small == (size <= SMALL_POOL_BLOCK):
+                sizes.append(size)
+    return sorted(sizes)
+
+
+def poison_memory(device: torch.device, nbytes: int) -> bool:
+    """Allocates nbytes, fills it with 0xFF and frees it, so the next allocations of the call
+    start as NaN. On CUDA also every free block the caching allocator holds (each requested at
+    its own size, smallest first, so best fit hands out exactly those blocks), so a torch.empty
+    output cannot come back holding an earlier tensor's values. On the CPU: best effort."""
+    try:
+        index = device.index if device.index is not None else (
+            torch.cuda.current_device() if device.type == "cuda" else None)
+        device = torch.device(device.type, index) if index is not None else device
+        blocks = [torch.empty(nbytes, dtype=torch.uint8, device=device)]
+        if device.type == "cuda":
+            blocks += [torch.empty(SMALL_POOL_BLOCK, dtype=torch.uint8, device=device)
+                       for _ in range(SMALL_POOL_BLOCKS)]
+            blocks += [torch.empty(size, dtype=torch.uint8, device=device)
+                       for size in _cached_free_block_sizes(device)]
+        for block in blocks:
+            block.fill_(0xFF)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        del blocks
+        return True
+    except Exception:
+        return False
+
+
+# -- outputs that are not plain tensors ----------------------------------------------------
+
+def type_name(value) -> str:
+    kind = type(value)
+    module = getattr(kind, "__module__", "") or ""
+    return f"{module}.{kind.__qualname__}" if module and module != "builtins" else kind.__qualname__
+
+
+def foreign_output_types(outputs) -> list:
+    """Names of output types that are not exactly torch.Tensor (a subclass, a lazy wrapper)."""
+    if not outputs:
+        return []
+    return [type_name(t) for t in outputs if type(t) is not torch.Tensor]
+
+
+# -- tampering ------------------------------------------------------------------------------
+
+WATCHED = (
+    ("time", "perf_counter"), ("time", "perf_counter_ns"), ("time", "time"), ("time", "monotonic"),
+    ("time", "process_time"),
+    ("torch", "cuda.Event"), ("torch", "cuda.Event.record"), ("torch", "cuda.Event.elapsed_time"),
+    ("torch", "cuda.Event.synchronize"), ("torch", "cuda.synchronize"), ("torch", "cuda.current_stream"),
+    ("torch", "allclose"), ("torch", "equal"), ("torch", "isclose"), ("torch", "testing.assert_close"),
+    ("torch", "isnan"), ("torch", "isfinite"), ("torch", "where"),
+    ("torch", "save"), ("torch", "load"),
+    ("torch", "Tensor"), ("torch", "Tensor.clone"), ("torch", "Tensor.copy_"), ("torch", "Tensor.__eq__"),
+    ("torch", "Tensor.cpu"), ("torch", "Tensor.to"), ("torch", "Tensor.detach"), ("torch", "Tensor.data_ptr"),
+    ("torch", "Tensor.untyped_storage"), ("torch", "Tensor.item"), ("torch", "Tensor.abs"),
+    ("torch", "Tensor.__sub__"), ("torch", "empty"),
+    ("triton.runtime.jit", "JITFunction.run"), ("triton.runtime.jit", "JITFunction.__getitem__"),
+    ("triton.runtime.interpreter", "InterpretedFunction.run"),
+    ("triton.runtime.interpreter", "InterpretedFunction.__getitem__"),
+    ("keval_runner.kernel_tracking", "_record"), ("keval_runner.kernel_tracking", "tracking"),
+    ("keval_runner.kernel_tracking", "split_by_module"), ("keval_runner.kernel_tracking", "kernel_identity"),
+    ("json", "dumps"), ("json", "JSONEncoder"), ("os", "write"), ("os", "_exit"), ("os", "replace"),
+    ("builtins", "open"),
+    ("keval_runner.messages", "MessageWriter.send"), ("keval_runner.messages", "MessageWriter.error"),
+    ("keval_runner.messages", "encode"), ("keval_runner.messages", "write_all"),
+    ("keval_runner.messages", "json_safe"),
+    ("keval_runner.compare", "tensors_identical"), ("keval_runner.compare", "max_abs_diff"),
+    ("keval_runner.compare", "as_output_list"), ("keval_runner.compare", "compare_outputs"),
+    ("keval_runner.output_files", "save_outputs"),
+    ("keval_runner.timing", "measure"), ("keval_runner.timing", "time_cuda"), ("keval_runner.timing", "time_cpu"),
+    ("keval_runner.timing", "stop_reason"),
+    ("keval_runner.checks", "GuardBands"), ("keval_runner.checks", "Guarded.intact"),
+    ("keval_runner.checks", "poison_memory"), ("keval_runner.checks", "foreign_output_types"),
+    ("keval_runner.checks", "TamperWatch.check"),
+    ("keval_runner.candidate_job", "CandidateJob"),
+)
+
+_MISSING = object()
+
+
+def _resolve(root, path: str):
+    value = root
+    for part in path.split("."):
+        value = getattr(value, part, _MISSING)
+        if value is _MISSING:
+            return _MISSING
+    return value
+
+
+class TamperWatch:
+    """Remembers the watched objects (by identity) and reports the ones later replaced.
+
+    Everything it needs to report is bound when it is made (before the candidate loads): the
+    writer's bound `send` and the module objects the names are resolved from."""
+
+    def __init__(self, send, watched=WATCHED):
+        self._send = send
+        self._resolve = _resolve
+        self._setattr = setattr
+        self.check = self.check  # bound now: a patched TamperWatch.check is never used
+        self.baseline = []  # (name, root module, path, original object)
+        for module_name, path in watched:
+            root = sys.modules.get(module_name)
+            if root is None:
+                continue
+            original = _resolve(root, path)
+            if original is not _MISSING:
+                self.baseline.append((f"{module_name}.{path}", root, path, original))
+        self.reported = set()
+
+    def changed(self) -> list:
+        names = []
+        for name, root, path, original in self.baseline:
+            if self._resolve(root, path) is not original:
+                names.append(name)
+        return names
+
+    def restore(self, names) -> None:
+        """Puts the originals back (best effort), so the runner's own checks stay sound."""
+        wanted = set(names)
+        for name, root, path, original in self.baseline:
+            if name not in wanted:
+                continue
+            parent_path, _, attr = path.rpartition(".")
+            parent = self._resolve(root, parent_path) if parent_path else root
+            try:
+                self._setattr(parent, attr, original)
+            except Exception:
+                pass
+
+    def check(self, stage: str, case=None, dtype=None, seed=None) -> list:
+        """Sends one `tampering` message for names changed since the last report; returns them."""
+        changed = self.changed()
+        new = [name for name in changed if name not in self.reported]
+        if changed:
+            self.restore(changed)
+        if new:
+            self.reported.update(new)
+            self._send("tampering", stage=stage, names=new, case=case, dtype=dtype, seed=seed)
+        return new

@@ -1,0 +1,74 @@
+"""Several callables timed sample by sample in turn: the submission and its baselines.
+
+Alternating each sample keeps clock, thermal and background drift alike on both sides of a
+speedup. Each contender has its own input rotation and its own stopping rule (timing.py's);
+the loop runs until every contender has stopped. CUDA samples: L2 flush and input rotation
+outside the timed region, CUDA events around one call, host time to a device-wide synchronize
+beside it. CPU samples: wall-clock.
+"""
+
+import torch
+
+from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
+
+
+class Contender:
+    """who: "candidate" or a baseline name; prepare(k) readies the k-th call; observe(i, out)."""
+
+    def __init__(self, who: str, prepare, observe=None):
+        self.who = who
+        self.prepare = prepare
+        self.observe = observe
+        self.k = 0
+        self.samples = []
+        self.host_samples = []
+        self.reason = None
+
+    def next_call(self):
+        call = self.prepare(self.k)
+        self.k += 1
+        return call
+
+
+def measure_interleaved(contenders: list, device: torch.device, settings: dict) -> None:
+    """Fills each contender's samples, host_samples and reason."""
+    cuda = device.type == "cuda"
+    for contender in contenders:
+        for _ in range(int(settings.get("warmup", 0))):
+            contender.next_call()()
+    if cuda:
+        _synchronize(device)
+        flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
+        start_event, end_event = _Event(enable_timing=True), _Event(enable_timing=True)
+    began = _clock()
+    active = list(contenders)
+    while active:
+        for contender in list(active):
+            call = contender.next_call()
+            if cuda:
+                flush.zero_()
+                host_start = _clock()
+                start_event.record()
+                output = call()
+                end_event.record()
+                _synchronize()  # every stream: work hidden from the events shows here
+                contender.host_samples.append((_clock() - host_start) * 1e3)
+                contender.samples.append(start_event.elapsed_time(end_event))
+            else:
+                start = _clock()
+                output = call()
+                contender.samples.append((_clock() - start) * 1e3)
+            if contender.observe is not None:
+                contender.observe(len(contender.samples) - 1, output)
+            output = None
+            contender.reason = stop_reason(contender.samples, _clock() - began, settings)
+            if contender.reason:
+                active.remove(contender)
+
+
+def timing_fields(contender: Contender, device: torch.device) -> dict:
+    cuda = device.type == "cuda"
+    return {"who": contender.who, "method": "cuda_event_cold_l2" if cuda else "wall_clock",
+            "samples_ms": contender.samples,
+            "host_samples_ms": contender.host_samples if cuda else None,
+            "stop_reason": contender.reason}

@@ -1,0 +1,122 @@
+"""Input sets rotated through timing, and the check of timed outputs against first outputs.
+
+The sets are built fresh from the case's seeds (whose correctness calls succeeded) and, on
+CUDA, from further derived seeds until their inputs exceed twice the L2 size (at most
+MAX_SETS). Each set's tensors live in their own buffers; before each call (outside the timed
+region) the *contents* of another set are copied into the buffers the call uses, so the same
+addresses see different inputs over time: an output cache keyed on data_ptr() then returns a
+stale output, which the timed-output check sees. The copy also undoes any in-place change of
+the previous call.
+"""
+
+import torch
+
+from .checks import map_tensors, storage_span
+from .compare import NonTensorOutput, as_output_list, tensors_identical
+from .inputs import tensors_in
+
+MAX_SETS = 16
+DERIVED_SEED_STEP = 0x9E3779B1
+
+
+def derived_seeds(seeds: list, count: int) -> list:
+    """count further seeds made from the case's seeds, distinct from them."""
+    base = seeds[-1] if seeds else 0
+    out, k = [], 1
+    taken = set(seeds)
+    while len(out) < count:
+        seed = (base + DERIVED_SEED_STEP * k) & 0x7FFFFFFF
+        k += 1
+        if seed not in taken:
+            taken.add(seed)
+            out.append(seed)
+    return out
+
+
+def input_bytes(args) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors_in(args))
+
+
+def _signature(args) -> list:
+    return [(tuple(t.shape), tuple(t.stride()), t.dtype, t.device) for t in tensors_in(args)]
+
+
+def outputs_identical(expected: list, result) -> bool:
+    """Bitwise equality (NaN equal to NaN) of a call's result with outputs recorded earlier."""
+    try:
+        outputs = as_output_list(result)
+    except NonTensorOutput:
+        return False
+    return len(outputs) == len(expected) and all(tensors_identical(e, o) for e, o in zip(expected, outputs))
+
+
+class InputRotation:
+    """sets: list of (seed, args); expected: seed -> list of CPU tensors (first outputs), or None
+    for a set whose first output is still to be made (see record_first_outputs)."""
+
+    def __init__(self, entry, sets: list, expected: dict):
+        self.entry = entry
+        self.seeds = [seed for seed, _ in sets]
+        self.buffers = [args for _, args in sets]
+        # Each set's values, kept aside as copies of the storage its tensors reach (so any
+        # layout, expanded or transposed included, can be written back into same-layout buffers).
+        self.contents = [[storage_span(t).clone() for t in tensors_in(args)] for _, args in sets]
+        signatures = [_signature(args) for args in self.buffers]
+        self.shared_layout = all(s == signatures[0] for s in signatures)
+        self.expected = dict(expected)
+        self.current = None  # index of the content set the last prepared call uses
+        self.checks = 0
+        self.mismatches = 0
+
+    def __len__(self) -> int:
+        return len(self.buffers)
+
+    def _args_for(self, buffer_index: int, content_index: int):
+        """The arguments of set buffer_index with their tensors refilled with the values of set
+        content_index (the sets share one layout whenever the two differ)."""
+        targets = iter(tensors_in(self.buffers[buffer_index]))
+        values = iter(self.contents[content_index])
+
+        def refill(_):
+            target = next(targets)
+            storage_span(target).copy_(next(values))
+            return target
+
+        # The content set's own arguments, its tensors swapped for the refilled buffers.
+        return map_tensors(self.buffers[content_index], refill)
+
+    def prepare(self, k: int):
+        count = len(self.buffers)
+        buffer_index = k % count
+        content_index = (buffer_index + k // count) % count if self.shared_layout else buffer_index
+        with torch.no_grad():
+            args = self._args_for(buffer_index, content_index)
+        self.current = content_index
+        entry = self.entry
+
+        def call():
+            return entry(*args)
+        return call
+
+    def record_first_outputs(self) -> None:
+        """Calls the candidate once (untimed) on each set without a recorded first output."""
+        for index, seed in enumerate(self.seeds):
+            if self.expected.get(seed) is not None:
+                continue
+            with torch.no_grad():
+                result = self.entry(*self._args_for(index, index))
+                outputs = as_output_list(result)
+                self.expected[seed] = [o.detach().to("cpu", copy=True) for o in outputs]
+
+    def observer(self, interval: int):
+        """observe(i, output) for timing.measure: checks every interval-th timed call."""
+        def observe(i, output):
+            if (i + 1) % interval:
+                return
+            expected = self.expected.get(self.seeds[self.current])
+            if expected is None:
+                return
+            self.checks += 1
+            if not outputs_identical(expected, output):
+                self.mismatches += 1
+        return observe

@@ -1,0 +1,393 @@
+"""The job child's sandbox, and the zygote's clean-up after a job.
+
+Child side (`apply`, right after fork, before any task or candidate code runs): a network
+namespace of its own, resource limits, ownership of the job's folders handed to the slot's uid,
+a scrubbed environment, then the switch to that uid (so root-owned files, the store and the
+task files are not writable from the job). Each step that cannot be taken becomes a warning in
+the `sandbox` message; only a failed uid switch stops the job (SandboxError).
+
+Zygote side (`kill_leftovers`): after the child has exited, every process left in its process
+group, every orphan handed to the zygote (it is a child subreaper) and, when a uid was given,
+every process of that uid is killed, so fork bombs and setsid'd grandchildren die with the job.
+"""
+
+import ctypes
+import os
+import signal
+import time
+
+try:
+    import resource
+except ImportError:  # not on Linux: no limits
+    resource = None
+
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+DEFAULT_STDOUT_CAP_BYTES = 1 << 20
+
+# Variables kept from the runner's environment (the rest is dropped; sandbox.env is added).
+# The last four are toolchain settings Triton's compiler may need on a GPU machine.
+ENV_WHITELIST = ("PATH", "LANG", "LC_ALL", "TRITON_INTERPRET", "TRITON_CACHE_DIR", "CUDA_VISIBLE_DEVICES",
+                 "PYTORCH_NVML_BASED_CUDA_CHECK", "PYTHONHASHSEED",
+                 "LD_LIBRARY_PATH", "TRITON_LIBCUDA_PATH", "TRITON_PTXAS_PATH", "CC")
+
+RLIMIT_NAMES = ("cpu_s", "fsize_bytes", "nofile", "nproc", "as_bytes")
+
+
+class SandboxError(Exception):
+    """The sandbox could not be set up as asked (e.g. the uid switch failed)."""
+
+
+def _rlimit_constants() -> dict:
+    if resource is None:
+        return {}
+    return {"cpu_s": resource.RLIMIT_CPU, "fsize_bytes": resource.RLIMIT_FSIZE,
+            "nofile": resource.RLIMIT_NOFILE, "nproc": resource.RLIMIT_NPROC, "as_bytes": resource.RLIMIT_AS}
+
+
+# -- the request field ------------------------------------------------------------------
+
+def _optional_int(value, name: str):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"sandbox.{name} must be a non-negative integer or null")
+    return value
+
+
+def settings_problem(sandbox) -> str:
+    """Why a request's `sandbox` field is unusable, or "" (absent counts as fine)."""
+    try:
+        settings_from({"sandbox": sandbox})
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
+def settings_from(request: dict):
+    """The request's sandbox settings as a dict, or None when absent or disabled."""
+    sandbox = request.get("sandbox")
+    if sandbox is None:
+        return None
+    if not isinstance(sandbox, dict):
+        raise ValueError("sandbox must be an object")
+    if not sandbox.get("enabled"):
+        return None
+    uid = _optional_int(sandbox.get("uid"), "uid")
+    gid = _optional_int(sandbox.get("gid"), "gid")
+    rlimits = sandbox.get("rlimits") or {}
+    if not isinstance(rlimits, dict):
+        raise ValueError("sandbox.rlimits must be an object")
+    unknown = sorted(set(rlimits) - set(RLIMIT_NAMES))
+    if unknown:
+        raise ValueError(f"sandbox.rlimits has unknown keys {unknown} (known: {', '.join(RLIMIT_NAMES)})")
+    limits = {name: _optional_int(rlimits.get(name), "rlimits." + name) for name in RLIMIT_NAMES}
+    cap = sandbox.get("stdout_cap_bytes")
+    cap = DEFAULT_STDOUT_CAP_BYTES if cap is None else _optional_int(cap, "stdout_cap_bytes")
+    env = sandbox.get("env") or {}
+    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+        raise ValueError("sandbox.env must be an object of strings")
+    return {"uid": uid, "gid": gid if gid is not None else uid, "isolate_network": bool(sandbox.get("isolate_network")),
+            "rlimits": limits, "stdout_cap_bytes": cap, "env": dict(env)}
+
+
+def stdout_cap(request: dict):
+    """Bytes of stdout (and of stderr) kept for a job; None = no cap (sandbox off)."""
+    try:
+        settings = settings_from(request)
+    except ValueError:
+        return DEFAULT_STDOUT_CAP_BYTES
+    return None if settings is None else settings["stdout_cap_bytes"]
+
+
+def switched_uid(request: dict):
+    """The uid the job's child switches to, when this process can switch (root), else None."""
+    try:
+        settings = settings_from(request)
+    except ValueError:
+        return None
+    if settings is None or settings["uid"] is None:
+        return None
+    uid = settings["uid"]
+    if os.geteuid() != 0 or uid == 0 or uid == os.getuid():
+        return None
+    return uid
+
+
+# -- child side ---------------------------------------------------------------------------
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def unshare(flags: int):
+    """0 on success, else the errno (os.unshare is missing before Python 3.12)."""
+    try:
+        libc = _libc()
+        if libc.unshare(ctypes.c_int(flags)) == 0:
+            return 0
+        return ctypes.get_errno() or -1
+    except Exception:
+        return -1
+
+
+def set_parent_death_signal() -> None:
+    """SIGKILL this process when its parent (the zygote) dies. A credential change clears it,
+    so it is set again after the uid switch."""
+    try:
+        _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except Exception:
+        pass
+
+
+def become_subreaper() -> bool:
+    """Orphaned descendants of our children are re-parented to us (Linux >= 3.4)."""
+    try:
+        return _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except Exception:
+        return False
+
+
+def _write_file(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def _map_own_ids(uid: int, gid: int) -> None:
+    """After CLONE_NEWUSER: keep our uid/gid visible as themselves inside the namespace."""
+    try:
+        _write_file("/proc/self/setgroups", "deny")
+    except OSError:
+        pass
+    _write_file("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write_file("/proc/self/gid_map", f"{gid} {gid} 1")
+
+
+def _reason(error: int) -> str:
+    return os.strerror(error) if error > 0 else f"error {error}"
+
+
+def isolate_network(switching_uid: bool, warnings: list) -> bool:
+    """A network namespace of our own (only a down loopback in it): True when it worked."""
+    error = unshare(CLONE_NEWNET)
+    if error == 0:
+        return True
+    if switching_uid:
+        warnings.append(f"network not isolated: unshare(CLONE_NEWNET) failed ({_reason(error)})")
+        return False
+    uid, gid = os.getuid(), os.getgid()
+    error_user = unshare(CLONE_NEWUSER | CLONE_NEWNET)
+    if error_user != 0:
+        warnings.append("network not isolated: unshare(CLONE_NEWNET) and unshare(CLONE_NEWUSER|CLONE_NEWNET) failed "
+                        f"({_reason(error)}; {_reason(error_user)})")
+        return False
+    try:
+        _map_own_ids(uid, gid)
+    except OSError as exc:
+        warnings.append(f"network isolated in a user namespace without an id map ({exc})")
+    return True
+
+
+def apply_rlimits(limits: dict, warnings: list) -> dict:
+    """Sets soft = hard = min(value, current hard) for each non-null limit; returns the applied ones."""
+    applied = {name: None for name in RLIMIT_NAMES}
+    constants = _rlimit_constants()
+    for name in RLIMIT_NAMES:
+        value = limits.get(name)
+        if value is None:
+            continue
+        if name not in constants:
+            warnings.append(f"rlimit {name} not supported here")
+            continue
+        try:
+            _, hard = resource.getrlimit(constants[name])
+            new = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(constants[name], (new, new))
+            applied[name] = new
+        except (OSError, ValueError) as exc:
+            warnings.append(f"rlimit {name}={value} not applied: {exc}")
+    if applied["fsize_bytes"] is not None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write fails with EFBIG, no kill
+    return applied
+
+
+def chown_tree(root: str, uid: int, gid: int) -> None:
+    """chown -R without following links. Files with several hard links are skipped: a link the
+    previous job made to a root-owned file elsewhere must not hand that file over."""
+    def chown(path, st):
+        if st.st_uid == uid and st.st_gid == gid:
+            return
+        if not os.path.isdir(path) and os.path.isfile(path) and st.st_nlink > 1:
+            return
+        os.chown(path, uid, gid, follow_symlinks=False)
+
+    if not os.path.lexists(root) or os.path.islink(root):
+        return
+    chown(root, os.lstat(root))
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            try:
+                chown(path, os.lstat(path))
+            except FileNotFoundError:
+                pass
+
+
+def triton_cache_dir(settings: dict):
+    return settings["env"].get("TRITON_CACHE_DIR") or os.environ.get("TRITON_CACHE_DIR") or None
+
+
+def scrub_environment(settings: dict, home: str, tmpdir: str, uid: int) -> None:
+    kept = {name: os.environ[name] for name in ENV_WHITELIST if name in os.environ}
+    user = f"keval-{uid}"  # getpass.getuser() (torch.profiler, caches) then needs no passwd entry
+    kept.update({"HOME": home, "TMPDIR": tmpdir, "PYTHONDONTWRITEBYTECODE": "1", "USER": user, "LOGNAME": user})
+    kept.update(settings["env"])
+    os.environ.clear()  # also unsets them at the C level
+    os.environ.update(kept)
+
+
+def switch_user(uid: int, gid: int) -> None:
+    try:
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    except OSError as exc:
+        raise SandboxError(f"could not switch to uid {uid} / gid {gid}: {exc}") from exc
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SandboxError(f"uid switch to {uid} did not take (uid {os.getuid()}, euid {os.geteuid()})")
+    try:
+        os.setuid(0)
+    except OSError:
+        return
+    raise SandboxError("after the uid switch the child could become root again")
+
+
+def apply(settings: dict, request: dict) -> dict:
+    """Sandboxes this (child) process; returns the facts of the `sandbox` message."""
+    import tempfile
+
+    warnings = []
+    root = os.geteuid() == 0
+    uid = settings["uid"]
+    switching = uid is not None and root and uid != os.getuid()
+    if uid is not None and not root:
+        warnings.append("running as the invoking user: files writable by that user are not protected")
+
+    network = isolate_network(uid is not None, warnings) if settings["isolate_network"] else False
+
+    work_dir = request.get("work_dir")
+    home = work_dir or "/"
+    tmpdir = os.path.join(work_dir, "tmp") if work_dir else tempfile.gettempdir()
+    if work_dir:
+        os.makedirs(tmpdir, exist_ok=True)
+    cache = triton_cache_dir(settings)
+    if cache:
+        os.makedirs(cache, exist_ok=True)
+    if switching:
+        gid = settings["gid"]
+        keep = {os.path.join(work_dir, n) for n in ("stdout.txt", "stderr.txt")} if work_dir else set()
+        for folder in (work_dir, request.get("outputs_dir"), cache):
+            if not folder:
+                continue
+            os.makedirs(folder, exist_ok=True)
+            chown_tree(folder, uid, gid)
+        for path in keep:  # written by the zygote: they stay root's
+            if os.path.lexists(path) and not os.path.islink(path):
+                os.chown(path, 0, 0, follow_symlinks=False)
+
+    applied = apply_rlimits(settings["rlimits"], warnings)
+    scrub_environment(settings, home, tmpdir, uid if switching else os.getuid())
+    tempfile.tempdir = None
+    if switching:
+        parent = os.getppid()
+        switch_user(uid, settings["gid"])
+        set_parent_death_signal()
+        if os.getppid() != parent:  # the zygote died before the signal was set again
+            os._exit(9)
+    return {"uid": os.getuid(), "network_isolated": network, "rlimits": applied, "warnings": warnings}
+
+
+# -- zygote side --------------------------------------------------------------------------
+
+def _stat_fields(pid: int):
+    """(state, ppid, pgrp) of a process, or None when gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()
+    try:
+        return fields[0], int(fields[1]), int(fields[2])
+    except (IndexError, ValueError):
+        return None
+
+
+def _uids(pid: int):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("Uid:"):
+                    return {int(v) for v in line.split()[1:]}
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def leftover_pids(pgid: int, uid=None) -> list:
+    """Live processes in group pgid, children of this process, or (uid given) of that uid."""
+    me = os.getpid()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        if pid == me:
+            continue
+        stat = _stat_fields(pid)
+        if stat is None or stat[0] in ("Z", "X", "x"):
+            continue
+        if stat[2] == pgid or stat[1] == me:
+            found.append(pid)
+        elif uid is not None:
+            uids = _uids(pid)
+            if uids and uid in uids:
+                found.append(pid)
+    return found
+
+
+def reap_children() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def kill_leftovers(pgid: int, uid=None, rounds: int = 200) -> int:
+    """SIGKILLs what a finished job left behind until a scan finds nothing; returns how many."""
+    if uid is not None and (uid == 0 or uid == os.getuid()):
+        uid = None  # never sweep our own uid
+    killed = set()
+    for _ in range(rounds):
+        victims = leftover_pids(pgid, uid)
+        if not victims:
+            break
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.add(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        reap_children()
+        time.sleep(0.002)
+    reap_children()
+    return len(killed)

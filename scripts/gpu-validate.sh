@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
+# root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
+# Steps: env core demo hostile calibration throughput repeatability suite ncu (default: env core demo).
+# Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
+set -uo pipefail
+KEVAL=${KEVAL:-build/keval}
+LOG=${OUT:-gpu-logs}
+mkdir -p "$LOG"
+export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpath "$KEVAL")"
+CORE=vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cross_entropy,cumsum,rope,w8a16_matmul
+steps=${*:-env core demo}
+summary=()
+for step in $steps; do
+  start=$(date +%s)
+  case $step in
+    env) { nvidia-smi; $KEVAL_PYTHON -c 'import torch, triton, sys; print(sys.version, torch.__version__, triton.__version__, torch.cuda.get_device_name())'; $KEVAL --version; ls -l /dev/nvidia*; } > "$LOG/env.txt" 2>&1; rc=$? ;;
+    core) $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$? ;;
+    suite) $KEVAL validate --suite suites/keval --device cuda --jobs 2 --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
+    demo) $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda > "$LOG/demo.txt" 2>&1; rc=$?
+          cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
+    hostile) KEVAL_HOSTILE_DEVICE=cuda $KEVAL_PYTHON -m pytest -q -x tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
+    calibration) $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
+    throughput) $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda > "$LOG/throughput.txt" 2>&1; rc=$? ;;
+    repeatability) $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
+    ncu) $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
+    *) echo "unknown step $step"; rc=2 ;;
+  esac
+  summary+=("$step: rc=$rc in $(( $(date +%s) - start ))s")
+  tail -n 25 "$LOG/$step.txt" 2>/dev/null
+done
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,222 @@
+"""Runtime checks through the real runner (guard bands, poisoning, tampering, output types,
+timed-output checks with input rotation), plus in-process units of checks.py and rotation.py."""
+
+import sys
+import types
+
+import pytest
+import torch
+
+from keval_runner import checks
+from keval_runner.rotation import InputRotation, derived_seeds, outputs_identical
+from keval_runner.timing import check_interval
+from runner_harness import all_checks, case, of_type, only
+
+TIMING = {"enabled": True, "warmup": 1, "min_samples": 5, "max_samples": 6, "max_seconds": 5.0}
+
+
+def test_correct_candidate_passes_every_check(runner, jobs):
+    messages = runner.run(jobs.candidate("correct", timing=TIMING, determinism=True, checks=all_checks()))
+    assert of_type(messages, "error") == [] and of_type(messages, "tampering") == []
+    for call in of_type(messages, "call"):
+        assert call["ok"] and call["guard_violations"] == [] and call["poisoned"] is True
+        assert call["foreign_output_types"] == [] and call["inputs_mutated"] is False
+    assert only(messages, "determinism")["same"] is True
+    timing = only(messages, "timing")
+    assert timing["input_sets"] == 2 and timing["timed_output_checks"] >= 5
+    assert timing["timed_output_mismatches"] == 0
+    assert of_type(messages, "kernel_profile") == []  # CUDA only
+
+
+def test_checks_off_report_neutral_facts(runner, jobs):
+    messages = runner.run(jobs.candidate("correct", timing=TIMING))
+    call = of_type(messages, "call")[0]
+    assert call["guard_violations"] == [] and call["poisoned"] is False and call["foreign_output_types"] == []
+    timing = only(messages, "timing")
+    assert timing["timed_output_checks"] == 0 and timing["timed_output_mismatches"] == 0
+    assert timing["input_sets"] == 2  # timing rotates its inputs whatever the checks
+
+
+def test_bad_checks_field_is_a_bad_request(runner, jobs):
+    runner.send(jobs.candidate("correct", checks={"guard_bytes": -1}))
+    error = runner.next()
+    assert (error["stage"], error["error_kind"]) == ("protocol", "BadRequest") and "guard_bytes" in error["message"]
+
+
+# -- out of bounds ----------------------------------------------------------------------------
+
+def test_store_past_the_end_of_an_input_hits_its_guard(runner, jobs):
+    messages = runner.run(jobs.candidate("oob_store", checks=all_checks(guard_bytes=100)))
+    for call in of_type(messages, "call"):
+        assert call["ok"] and call["guard_violations"] == [0]  # x, the first tensor input
+        assert call["inputs_mutated"] is False and call["kernels"] == ["add_and_pad"]
+
+
+def test_unmasked_read_past_the_end_reads_nan_from_the_guard(runner, jobs):
+    cases = [case(seeds=[1])]
+    call = only(runner.run(jobs.candidate("oob_read", cases=cases, checks=all_checks(guard_bytes=256))), "call")
+    assert call["ok"] and call["guard_violations"] == []  # a read leaves the guard as it was
+    facts = only(runner.run(jobs.reference(cases=cases)), "compare")["outputs"][0]
+    assert facts["nan"] > 0 and facts["ref_nan"] == 0  # the last block's sum took in the NaN canary
+
+
+# -- tampering --------------------------------------------------------------------------------
+
+def test_patching_allclose_at_import_is_tampering(runner, jobs):
+    messages = runner.run(jobs.candidate("patches_allclose", checks=all_checks()))
+    tampering = only(messages, "tampering")
+    assert tampering["stage"] == "import" and tampering["names"] == ["torch.allclose"]
+    assert (tampering["case"], tampering["dtype"], tampering["seed"]) == (None, None, None)
+    types_ = [m["type"] for m in messages]
+    assert types_.index("tampering") < types_.index("entry")
+
+
+def test_patching_the_clock_inside_the_call_is_tampering_and_does_not_reach_timing(runner, jobs):
+    messages = runner.run(jobs.candidate("patches_clock", timing=TIMING, checks=all_checks()))
+    tampering = only(messages, "tampering")  # reported once, though every call patches again
+    assert tampering["stage"] == "call" and tampering["names"] == ["time.perf_counter"]
+    assert (tampering["case"], tampering["seed"]) == ("odd", 1)
+    assert all(s > 0 for s in only(messages, "timing")["samples_ms"])  # the runner's own clock
+    assert all(c["wall_ms"] > 0 for c in of_type(messages, "call"))
+
+
+def test_tensor_subclass_output_is_flagged(runner, jobs):
+    for call in of_type(runner.run(jobs.candidate("subclass_output", checks=all_checks())), "call"):
+        assert call["ok"] is True and call["foreign_output_types"] == ["keval_candidate.LazyResult"]
+
+
+def test_pointer_keyed_output_cache_fails_the_timed_output_check(runner, jobs):
+    messages = runner.run(jobs.candidate("pointer_cache", timing=TIMING, checks=all_checks()))
+    timing = only(messages, "timing")
+    assert timing["timed_output_checks"] >= 5 and timing["timed_output_mismatches"] > 0
+
+
+# -- units ------------------------------------------------------------------------------------
+
+def test_guarded_inputs_keep_shape_strides_and_values():
+    base = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    inputs = (base.t(), [base[:, 1]], {"e": torch.ones(3, 1).expand(3, 4)}, torch.empty(0), 7)
+    bands = checks.GuardBands(inputs, 10)
+    t, column, e, empty, seven = bands.args[0], bands.args[1][0], bands.args[2]["e"], bands.args[3], bands.args[4]
+    assert seven == 7 and empty.numel() == 0
+    for guarded, original in ((t, base.t()), (column, base[:, 1]), (e, inputs[2]["e"])):
+        assert guarded.shape == original.shape and guarded.stride() == original.stride()
+        assert torch.equal(guarded, original) and guarded.data_ptr() % 256 == 0
+    assert bands.guarded[0].guard == 256 and bands.violations() == []
+    bands.guarded[1].buffer[-1] = 0  # one byte past the column's data, at the guard's far end
+    assert bands.violations() == [1]
+
+
+def test_canaries_are_nan_for_floats_and_0x7f_for_integers():
+    for dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64):
+        assert torch.isnan(checks.canary_bytes(dtype, 256).view(dtype)).all()
+    assert checks.canary_bytes(torch.int32, 256).tolist() == [0x7F] * 256
+
+
+def test_poisoning_runs_on_the_cpu():
+    assert checks.poison_memory(torch.device("cpu"), checks.poison_size([torch.ones(10)])) is True
+    assert checks.poison_size([torch.ones(1 << 28, dtype=torch.uint8)]) == checks.POISON_MAX_BYTES
+
+
+def test_tamper_watch_reports_once_and_restores():
+    module = types.ModuleType("fake_watched")
+    module.clock = original = lambda: 1.0
+    sys.modules["fake_watched"] = module
+    sent = []
+    try:
+        watch = checks.TamperWatch(lambda type_, **fields: sent.append((type_, fields)),
+                                   watched=(("fake_watched", "clock"), ("fake_watched", "missing")))
+        assert watch.check("import") == [] and sent == []
+        module.clock = lambda: 0.0
+        assert watch.check("call", case="c", dtype="float32", seed=3) == ["fake_watched.clock"]
+        assert module.clock is original  # put back
+        module.clock = lambda: 0.0
+        assert watch.check("call") == []  # already reported
+    finally:
+        del sys.modules["fake_watched"]
+    assert sent == [("tampering", {"stage": "call", "names": ["fake_watched.clock"], "case": "c",
+                                   "dtype": "float32", "seed": 3})]
+
+
+def test_foreign_output_types_names_subclasses():
+    class Wrapped(torch.Tensor):
+        pass
+    plain = torch.ones(2)
+    assert checks.foreign_output_types([plain]) == [] and checks.foreign_output_types(None) == []
+    assert checks.foreign_output_types([plain, plain.as_subclass(Wrapped)]) == [f"{__name__}.{Wrapped.__qualname__}"]
+
+
+def test_rotation_moves_other_contents_into_the_same_buffers():
+    seen = []
+
+    def entry(x):
+        seen.append((x.data_ptr(), float(x[0])))
+        return x * 2
+
+    sets = [(10, (torch.full((4,), 1.0),)), (20, (torch.full((4,), 2.0),))]
+    rotation = InputRotation(entry, sets, {10: [torch.full((4,), 2.0)], 20: None})
+    rotation.record_first_outputs()
+    assert torch.equal(rotation.expected[20][0], torch.full((4,), 4.0))
+    seen.clear()
+    observe = rotation.observer(1)
+    for k in range(4):
+        observe(k, rotation.prepare(k)())
+    pointers = [p for p, _ in seen]
+    assert pointers[0] == pointers[2] and pointers[1] == pointers[3] and pointers[0] != pointers[1]
+    assert [v for _, v in seen] == [1.0, 2.0, 2.0, 1.0]  # buffer 0 holds set 20's values on the 3rd call
+    assert (rotation.checks, rotation.mismatches) == (4, 0)
+
+
+def test_rotation_keeps_layouts_and_each_sets_other_arguments():
+    def entry(x, scale):
+        return x * scale
+
+    def make(value, scale):
+        return (torch.full((3, 1), value).expand(3, 4), scale)  # an expanded input (stride 0)
+
+    rotation = InputRotation(entry, [(1, make(1.0, 10)), (2, make(2.0, 100))], {1: None, 2: None})
+    rotation.record_first_outputs()
+    observe = rotation.observer(1)
+    for k in range(6):
+        observe(k, rotation.prepare(k)())
+    assert (rotation.checks, rotation.mismatches) == (6, 0)
+    assert rotation.buffers[0][0].stride() == (1, 0)
+
+
+def test_timed_output_helpers():
+    assert check_interval({"min_samples": 3, "max_samples": 10}) == 1
+    assert check_interval({"min_samples": 50, "max_samples": 100}) == 10
+    assert len(set(derived_seeds([1, 2], 5)) | {1, 2}) == 7
+    nan = torch.tensor([float("nan"), 1.0])
+    assert outputs_identical([nan], nan.clone()) and not outputs_identical([nan], None)
+    assert not outputs_identical([nan], (nan, nan))
+
+
+def test_a_writer_made_before_a_patch_ignores_it(monkeypatch):
+    import json
+    import os
+
+    from keval_runner import messages
+
+    read_fd, write_fd = os.pipe()
+    writer = messages.MessageWriter(write_fd, "j1")
+    monkeypatch.setattr(messages, "encode", lambda message: b"forged\n")
+    monkeypatch.setattr(messages.MessageWriter, "send", lambda self, *a, **k: None)
+    monkeypatch.setattr(os, "write", lambda fd, data: len(data))
+    monkeypatch.setattr(json, "dumps", lambda *a, **k: "{}")
+    writer.send("tampering", names=["x"])
+    monkeypatch.undo()
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        assert json.loads(pipe.read()) == {"job": "j1", "type": "tampering", "names": ["x"]}
+
+
+def test_kernel_profile_summary_marks_own_kernels():
+    from keval_runner.kernel_profile import summarize
+
+    facts = summarize([("candidate_add", 3.0), ("void at::native::add<float>(...)", 1.0), ("candidate_add", 1.0)],
+                      ["candidate_add"])
+    assert facts["kernels"] == [{"name": "candidate_add", "time_us": 4.0, "own": True},
+                                {"name": "void at::native::add<float>(...)", "time_us": 1.0, "own": False}]
+    assert (facts["own_time_us"], facts["total_time_us"], facts["own_share"]) == (4.0, 5.0, 0.8)
+    assert summarize([], [])["own_share"] is None
