@@ -1,0 +1,19 @@
+import torch
+
+
+def reference(x, b):
+    return x + b
+
+
+def make_inputs(case, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    M, N = case["M"], case["N"]
+    x = torch.randn(M, N, generator=g, device="cpu")
+    b = 2 * torch.randn(M, 1, generator=g, device="cpu")
+    if case.get("outliers"):
+        # ~1% of the elements of x a thousand times larger, of both signs
+        flat = x.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        flat[idx] *= 1e3
+    dev = torch.empty(0).device
+    return x.to(dtype).to(dev), b.to(dtype).to(dev)

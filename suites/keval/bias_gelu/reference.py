@@ -1,0 +1,20 @@
+import torch
+import torch.nn.functional as F
+
+
+def reference(x, bias):
+    return F.gelu(x + bias)
+
+
+def make_inputs(case, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    rows, cols = case["rows"], case["cols"]
+    x = torch.randn(rows, cols, generator=g, device="cpu") * 2
+    bias = torch.randn(cols, generator=g, device="cpu")
+    if case.get("outliers"):
+        # ~1% of the elements a thousand times larger, of both signs (gelu ~ v or ~ 0 there)
+        flat = x.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        flat[idx] *= 1e3
+    dev = torch.empty(0).device
+    return x.to(dtype).to(dev), bias.to(dtype).to(dev)

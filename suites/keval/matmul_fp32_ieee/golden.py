@@ -1,0 +1,51 @@
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _matmul_ieee_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                        stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                        BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                        GROUP_M: tl.constexpr):
+    # grouped tile order: GROUP_M row tiles share B tiles in L2
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BLOCK_M)
+    num_n = tl.cdiv(N, BLOCK_N)
+    per_group = GROUP_M * num_n
+    first_m = (pid // per_group) * GROUP_M
+    group_m = min(num_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % per_group) % group_m
+    pid_n = (pid % per_group) // group_m
+
+    rm = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    rn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=rk[None, :] < k_left, other=0.0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < k_left, other=0.0)
+        # full float32 products (FMA units), no TF32 rounding of the inputs
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+
+    cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_ptrs = c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+
+def matmul_fp32_ieee(a, b):
+    M, K = a.shape
+    _, N = b.shape
+    c = torch.empty((M, N), dtype=torch.float32, device=a.device)
+    BM, BN, BK = 128, 128, 16
+    grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
+    _matmul_ieee_kernel[grid](a, b, c, M, N, K,
+                              a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                              BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8, num_warps=8, num_stages=3)
+    return c

@@ -1,0 +1,18 @@
+import torch
+
+
+def reference(x):
+    # the exact norm (float64), rounded once to x's dtype
+    return torch.linalg.vector_norm(x.double(), dim=-1).to(x.dtype)
+
+
+def make_inputs(case, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    rows, cols = case["rows"], case["cols"]
+    x = torch.randn(rows, cols, generator=g, device="cpu")
+    if case.get("outliers"):
+        # ~1% of the elements a thousand times larger, of both signs (squares ~1e7)
+        flat = x.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        flat[idx] *= 1e3
+    return (x.to(dtype).to(torch.empty(0).device),)
