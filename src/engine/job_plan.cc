@@ -1,5 +1,6 @@
 #include "engine/job_plan.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace keval {
@@ -10,10 +11,14 @@ void JobDirs::create() const {
   }
 }
 
-nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case) {
+nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case,
+                          bool benchmark_only) {
+  const bool has_benchmark = std::any_of(task.cases.begin(), task.cases.end(),
+                                         [](const TaskCase& c) { return !c.small; });
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : task.cases) {
     if (settings.device == "cpu" && !c.small) continue;
+    if (settings.device == "cuda" && benchmark_only && has_benchmark && c.small) continue;
     for (const auto& dtype : task.dtypes_of(c)) {
       nlohmann::json seeds = nlohmann::json::array();
       // Seeds differ per case and dtype, and per run through seed_base.
@@ -67,7 +72,7 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
                               const std::filesystem::path& code_file, const JobDirs& dirs) {
   auto request = base_request("timing", task, settings, dirs, dirs.timing());
   request["code_file"] = std::filesystem::absolute(code_file).string();
-  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  request["cases"] = plan_cases(task, settings, settings.seeds_per_case, /*benchmark_only=*/true);
   request["timing"] = settings.timing.to_json();
   request["checks"] = settings.checks.to_json(settings.device);
   request["checks"]["guard_bytes"] = 0;  // guards were checked on every correctness call

@@ -20,14 +20,18 @@ struct JobDirs {
   void create() const;
 };
 
-// The `cases` array: small cases only on the CPU; `seeds_per_case` seeds each.
-nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case);
+// The `cases` array: small cases only on the CPU; `seeds_per_case` seeds each. With
+// `benchmark_only`, on CUDA only the cases not marked small (all of them if every case is small).
+nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case,
+                          bool benchmark_only = false);
 
 nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
                                  const std::filesystem::path& code_file, const JobDirs& dirs);
 nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                   const JobDirs& dirs);
-// Times the submission interleaved with the run's baselines, on the correctness seeds' inputs.
+// Times the submission interleaved with the run's baselines, on the correctness seeds' inputs:
+// on CUDA the benchmark cases only (small cases measure launch overhead), on the CPU the small
+// cases (nothing else runs there).
 nlohmann::json timing_request(const Task& task, const RunSettings& settings,
                               const std::filesystem::path& code_file, const JobDirs& dirs);
 

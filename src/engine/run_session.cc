@@ -84,6 +84,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   config.python = choose_python(options.python);
   config.runner_dir = find_runner_dir();
   config.log_path = options.out / "logs" / "runner-0.log";
+  // One CPU thread per job: slots run side by side, and oversubscribed BLAS threads made the
+  // interpreter's tl.dot several times slower.
+  config.extra_env = {{"OMP_NUM_THREADS", "1"}, {"OPENBLAS_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"}};
   ProbedDevice probed = probe_device(options.device, config, options.out / "work" / "probe");
   config.interpret = probed.device == "cpu";
 
@@ -207,7 +210,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::mutex mutex;
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
 
-  Progress progress(log, pending.size(), options.progress && ::isatty(2));
+  Progress progress(log, pending.size(), options.progress, ::isatty(2));
   run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
     const size_t i = pending[p];
     const Submission& s = submissions[i];
@@ -231,7 +234,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                       ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
     store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
     results[i] = std::move(result);
-    progress.finished_one(results[i]->exec());
+    progress.finished_one(results[i]->exec(), results[i]->id + " " +
+                                                  std::string(verdict_name(results[i]->judgement.verdict)));
   });
   progress.close();
 

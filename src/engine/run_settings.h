@@ -14,7 +14,7 @@ struct TimingSettings {
   int warmup = 3;
   int min_samples = 10;
   int max_samples = 100;
-  double max_seconds = 1.0;
+  double max_seconds = 0.25;  // per case, dtype and contender: bounds GPU time per candidate
 
   nlohmann::json to_json() const {
     return {{"enabled", enabled}, {"warmup", warmup}, {"min_samples", min_samples},
