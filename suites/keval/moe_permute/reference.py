@@ -1,0 +1,31 @@
+import torch
+
+
+def reference(hidden, topk_ids, num_experts):
+    k = topk_ids.shape[1]
+    flat = topk_ids.flatten().long()
+    order = torch.argsort(flat, stable=True)
+    permuted = hidden[order // k]
+    counts = torch.bincount(flat, minlength=num_experts)
+    offsets = torch.cat([torch.zeros(1, dtype=counts.dtype, device=counts.device), torch.cumsum(counts, 0)])
+    return permuted, order.to(torch.int32), offsets.to(torch.int32)
+
+
+def make_inputs(case, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    T, H, K, E = case["T"], case["H"], case["K"], case["E"]
+    hidden = torch.randn(T, H, generator=g, device="cpu")
+    # k distinct experts per token: the k largest of random scores; with skew (and outliers) a
+    # few experts are popular and many get no token at all
+    scores = torch.rand(T, E, generator=g, device="cpu")
+    if case.get("skew") or case.get("outliers"):
+        scores += 3 * (torch.arange(E, device="cpu") % 7 == 0).float()
+        scores[:, torch.randperm(E, generator=g, device="cpu")[: E // 3]] -= 10
+    topk_ids = torch.topk(scores, K, dim=1).indices.to(torch.int32)
+    if case.get("outliers"):
+        # ~1% of the hidden values 1e4 times larger (the copy must be bit-exact anyway)
+        flat = hidden.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        flat[idx] *= 1e4
+    dev = torch.empty(0).device
+    return hidden.to(dtype).to(dev), topk_ids.to(dev), E

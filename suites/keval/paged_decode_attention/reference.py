@@ -1,0 +1,58 @@
+import math
+
+import torch
+
+PAGE = 16
+
+
+def reference(q, k_cache, v_cache, block_table, seq_lens):
+    B, Hq, D = q.shape
+    Hkv = k_cache.shape[2]
+    G = Hq // Hkv
+    out = torch.empty_like(q)
+    for b, L in enumerate(seq_lens.tolist()):
+        t = torch.arange(L, device=q.device)
+        blocks = block_table[b].long()[t // PAGE]
+        K = k_cache[blocks, t % PAGE].float()                     # (L, Hkv, D)
+        V = v_cache[blocks, t % PAGE].float()
+        K = K.repeat_interleave(G, dim=1).transpose(0, 1)          # (Hq, L, D)
+        V = V.repeat_interleave(G, dim=1).transpose(0, 1)
+        s = (K @ q[b].float()[:, :, None])[:, :, 0] / math.sqrt(D)  # (Hq, L)
+        p = torch.softmax(s, dim=-1)
+        out[b] = (p[:, None, :] @ V)[:, 0, :].to(q.dtype)
+    return out
+
+
+def make_inputs(case, dtype, seed):
+    g = torch.Generator().manual_seed(seed)
+    B, Hq, Hkv, D, L = case["B"], case["Hq"], case["Hkv"], case["D"], case["L"]
+    lo = max(1, L - 255)  # small cases (L <= 256): any length in [1, L]
+    seq_lens = torch.randint(lo, L + 1, (B,), generator=g, device="cpu", dtype=torch.int32)
+    max_blocks = (L + PAGE - 1) // PAGE
+    needed = (seq_lens + PAGE - 1) // PAGE
+    used = int(needed.sum())
+    num_blocks = used + max(3, used // 16)  # spare pages that no sequence uses
+    # physical pages in random order; table entries past a sequence's last page point anywhere
+    perm = torch.randperm(num_blocks, generator=g, device="cpu").to(torch.int32)
+    block_table = torch.randint(0, num_blocks, (B, max_blocks), generator=g, device="cpu", dtype=torch.int32)
+    valid = torch.zeros(num_blocks, PAGE, dtype=torch.bool, device="cpu")
+    pos = 0
+    for b in range(B):
+        n = int(needed[b])
+        block_table[b, :n] = perm[pos:pos + n]
+        pos += n
+        t = torch.arange(int(seq_lens[b]), device="cpu")
+        valid[block_table[b, t // PAGE].long(), t % PAGE] = True
+    q = torch.randn(B, Hq, D, generator=g, device="cpu")
+    k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
+    v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
+    # slots past the sequences' ends hold large garbage: reading them changes the result
+    k_cache[~valid] = 100.0
+    v_cache[~valid] = 100.0
+    if case.get("outliers"):
+        # a quarter of the query heads 100x larger: scores of several hundred
+        heads = torch.randperm(Hq, generator=g, device="cpu")[: max(1, Hq // 4)]
+        q[:, heads] *= 100
+    dev = torch.empty(0).device
+    return (q.to(dtype).to(dev), k_cache.to(dtype).to(dev), v_cache.to(dtype).to(dev),
+            block_table.to(dev), seq_lens.to(dev))
