@@ -5,7 +5,7 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 
-.PHONY: all deps build demo test test-cpp test-runner test-e2e clean
+.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile clean
 
 all: build
 
@@ -22,7 +22,7 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 
-test: build test-cpp test-runner test-e2e
+test: build test-cpp test-runner test-e2e test-hostile
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j2
@@ -32,6 +32,9 @@ test-runner:
 
 test-e2e:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/e2e
+
+test-hostile:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/hostile
 
 clean:
 	rm -rf $(BUILD) out

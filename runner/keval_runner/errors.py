@@ -29,14 +29,33 @@ def _exception_chain(exc):
         exc = exc.__cause__ or exc.__context__
 
 
+def _raised_in_triton_language(exc) -> bool:
+    """True when exc was raised by triton.language itself (a semantic check such as a
+    non-power-of-2 arange or a failed static_assert): what the GPU compiler rejects."""
+    tb = exc.__traceback__
+    last, function = None, ""
+    while tb is not None:
+        last, function = tb.tb_frame.f_code.co_filename, tb.tb_frame.f_code.co_name
+        tb = tb.tb_next
+    if not last:
+        return False
+    # the interpreter's own stand-in for tl.static_assert raises from the runtime package
+    return f"triton{os.sep}language{os.sep}" in last or function.endswith("static_assert")
+
+
 def find_compilation_error(exc):
-    """The first CompilationError in exc's cause/context chain, or None."""
+    """The first CompilationError in exc's cause/context chain, or None. Under the CPU
+    interpreter the same faults arrive as an InterpreterError whose cause was raised by
+    triton.language: that cause counts as a compilation error too, as it would on a GPU."""
     compile_type = _compilation_error_type()
     for item in _exception_chain(exc):
         if compile_type is not None and isinstance(item, compile_type):
             return item
         if any(k.__name__ == COMPILATION_ERROR for k in type(item).__mro__):
             return item
+        if type(item).__name__ == "InterpreterError" and item.__cause__ is not None \
+                and _raised_in_triton_language(item.__cause__):
+            return item.__cause__
     return None
 
 

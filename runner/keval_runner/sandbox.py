@@ -297,6 +297,10 @@ def apply(settings: dict, request: dict) -> dict:
             if os.path.lexists(path) and not os.path.islink(path):
                 os.chown(path, 0, 0, follow_symlinks=False)
 
+    private_temp = False
+    if switching:  # mounts need root, so before the uid switch
+        from .private_tmp import make_private, needed_paths
+        private_temp = make_private(needed_paths(request, settings), warnings)
     applied = apply_rlimits(settings["rlimits"], warnings)
     scrub_environment(settings, home, tmpdir, uid if switching else os.getuid())
     tempfile.tempdir = None
@@ -306,7 +310,8 @@ def apply(settings: dict, request: dict) -> dict:
         set_parent_death_signal()
         if os.getppid() != parent:  # the zygote died before the signal was set again
             os._exit(9)
-    return {"uid": os.getuid(), "network_isolated": network, "rlimits": applied, "warnings": warnings}
+    return {"uid": os.getuid(), "network_isolated": network, "private_tmp": private_temp,
+            "rlimits": applied, "warnings": warnings}
 
 
 # -- zygote side --------------------------------------------------------------------------

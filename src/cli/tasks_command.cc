@@ -1,4 +1,5 @@
 // keval tasks list|show: what a suite holds.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -10,16 +11,25 @@ namespace keval {
 namespace {
 
 int list_tasks(const Suite& suite) {
-  std::cout << std::left << std::setw(22) << "task" << std::setw(6) << "track" << std::setw(16)
+  size_t name_width = 6, category_width = 10;
+  for (const auto& task : suite.tasks()) {
+    name_width = std::max(name_width, task.name.size() + 2);
+    category_width = std::max(category_width, task.category.size() + 2);
+  }
+  const int w = static_cast<int>(name_width), cw = static_cast<int>(category_width);
+  std::cout << std::left << std::setw(w) << "task" << std::setw(6) << "track" << std::setw(cw)
             << "category" << std::setw(5) << "diff" << std::setw(7) << "cases" << "dtypes\n";
   for (const auto& task : suite.tasks()) {
     std::string dtypes;
     for (const auto& d : task.dtypes) dtypes += (dtypes.empty() ? "" : ",") + d;
-    std::cout << std::setw(22) << task.name << std::setw(6) << task.track << std::setw(16)
+    std::cout << std::setw(w) << task.name << std::setw(6) << task.track << std::setw(cw)
               << task.category << std::setw(5) << task.difficulty << std::setw(7)
               << task.cases.size() << dtypes << "\n";
   }
-  std::cout << suite.tasks().size() << " tasks\n";
+  size_t real = std::count_if(suite.tasks().begin(), suite.tasks().end(),
+                              [](const Task& t) { return t.track == "real"; });
+  std::cout << suite.tasks().size() << " tasks (" << suite.tasks().size() - real << " ops, " << real
+            << " real)\n";
   return 0;
 }
 

@@ -25,14 +25,22 @@
 namespace keval {
 namespace {
 
-// Runs `count` work items on the slots, one thread per slot, items taken in order.
-template <typename Work>
-void run_on_slots(std::vector<std::unique_ptr<WorkerSlot>>& slots, size_t count, Work work) {
+// Runs `count` work items on the slots, one thread per slot, items taken in order. An item
+// that throws is handed to `failed` (its slot goes on with the next item).
+template <typename Work, typename Failed>
+void run_on_slots(std::vector<std::unique_ptr<WorkerSlot>>& slots, size_t count, Work work,
+                  Failed failed) {
   std::atomic<size_t> next{0};
   std::vector<std::thread> threads;
   for (auto& slot : slots) {
     threads.emplace_back([&, runner = slot.get()] {
-      for (size_t i = next++; i < count; i = next++) work(*runner, i);
+      for (size_t i = next++; i < count; i = next++) {
+        try {
+          work(*runner, i);
+        } catch (const std::exception& e) {
+          failed(i, e.what());
+        }
+      }
     });
   }
   for (auto& thread : threads) thread.join();
@@ -104,6 +112,22 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                            static_cast<int>(settings.timeout.count()),
                                            python_install_dirs(config.python));
   apply_probe_capabilities(sandbox, probed.probe, settings.device);
+  // Jobs running as another uid must reach their folders: when --out sits below a folder
+  // others cannot enter (a 0700 home or temp dir), the job folders go to /var/tmp instead.
+  std::filesystem::path work_root = options.out / "work";
+  if (sandbox.enabled && sandbox.uid_base && !readable_by_others(work_root.string())) {
+    work_root = std::filesystem::path("/var/tmp/keval-work") /
+                (std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(work_root);
+    for (auto dir = work_root; dir != dir.root_path(); dir = dir.parent_path()) {
+      std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                            std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                            std::filesystem::perms::others_exec);
+      if (dir.parent_path() == "/var/tmp") break;
+    }
+    sandbox.warnings.push_back(options.out.string() + " is not reachable by other users: job folders are under " +
+                               work_root.string());
+  }
   auto slot_sandbox = [&](int slot) {
     return sandbox.for_slot(slot, triton_cache_dir(slot).string());
   };
@@ -215,7 +239,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     const size_t i = pending[p];
     const Submission& s = submissions[i];
     const Task& task = *suite.find(s.task);
-    JobDirs dirs{options.out / "work" / keys[i].substr(0, 16)};
+    JobDirs dirs{work_root / keys[i].substr(0, 16)};
     dirs.create();
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code;
     EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()));
@@ -236,6 +260,14 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     results[i] = std::move(result);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +
                                                   std::string(verdict_name(results[i]->judgement.verdict)));
+  }, [&](size_t p, const std::string& what) {
+    // A harness fault while evaluating one submission: recorded as its crash, the run goes on.
+    const size_t i = pending[p];
+    SubmissionResult result = bad_result(submissions[i], "harness: " + what);
+    result.judgement.verdict = Verdict::kCrash;
+    std::lock_guard<std::mutex> lock(mutex);
+    results[i] = std::move(result);
+    progress.finished_one(false, submissions[i].id + " crash (harness)");
   });
   progress.close();
 
@@ -250,6 +282,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
   std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";
   store.finish_run(run_id, output.summary);
+  if (work_root != options.out / "work") {
+    std::error_code ignored;
+    std::filesystem::remove_all(work_root, ignored);  // a fallback folder: leave no litter
+  }
   return output;
 }
 

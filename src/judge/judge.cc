@@ -8,6 +8,17 @@ namespace {
 
 using nlohmann::json;
 
+// A number field, or `fallback` when it is missing or null (the runner sends null for
+// figures it could not measure).
+double num(const json& fact, const char* key, double fallback) {
+  auto found = fact.find(key);
+  return found != fact.end() && found->is_number() ? found->get<double>() : fallback;
+}
+
+long long count(const json& fact, const char* key) {
+  return static_cast<long long>(num(fact, key, 0));
+}
+
 std::string where(const json& fact) {
   std::string out;
   if (fact.contains("case") && fact["case"].is_string()) {
@@ -131,11 +142,11 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
   }
   for (const json* timing : job.of_type("timing")) {
     if (timing->value("who", "candidate") != "candidate") continue;  // baselines are trusted
-    long long mismatches = timing->value("timed_output_mismatches", 0LL);
+    long long mismatches = count(*timing, "timed_output_mismatches");
     if (mismatches > 0) {
       return Judgement{Verdict::kTampering,
                        {where(*timing) + std::to_string(mismatches) + " of " +
-                        std::to_string(timing->value("timed_output_checks", 0LL)) +
+                        std::to_string(count(*timing, "timed_output_checks")) +
                         " timed calls returned outputs that differ from the verified ones "
                         "(cached or replayed results)"}};
     }
@@ -156,7 +167,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
 
 std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy& policy) {
   for (const json* profile : job.of_type("kernel_profile")) {
-    double share = profile->value("own_share", 1.0);
+    double share = num(*profile, "own_share", 1.0);
     if (share < policy.min_own_gpu_share) {
       std::string top;
       for (const auto& kernel : profile->value("kernels", json::array())) {
@@ -184,12 +195,14 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
     }
     if (stage == "entry") return Judgement{Verdict::kMissingEntry, {error->value("message", "")}};
   }
+  // What a call was seen doing outranks how the process ended afterwards (a write outside an
+  // input's bounds can corrupt the heap and abort the job before it reports `done`).
+  if (auto integrity = judge_integrity(job, policy)) return integrity;
   if (!job.done) {
     std::string reason = "the process ended (" + exit_text(job) + ") before reporting every result";
     if (!job.stderr_tail.empty()) reason += "; stderr: " + job.stderr_tail.substr(0, 500);
     return Judgement{Verdict::kCrash, {reason}};
   }
-  if (auto integrity = judge_integrity(job, policy)) return integrity;
   for (const json* error : job.of_type("error")) {
     const std::string kind = error->value("error_kind", "");
     if (error->value("stage", "") != "call") continue;
@@ -232,14 +245,14 @@ void judge_outputs(const json& compare, Findings& findings) {
     findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
     return;
   }
-  int n = compare.value("n_outputs", 0), expected = compare.value("ref_n_outputs", 0);
+  long long n = count(compare, "n_outputs"), expected = count(compare, "ref_n_outputs");
   if (n != expected) {
     findings.add(Verdict::kWrongShape, at + "returned " + std::to_string(n) +
                                            " outputs, the reference " + std::to_string(expected));
     return;
   }
   for (const json& out : compare.value("outputs", json::array())) {
-    const std::string name = at + "output " + std::to_string(out.value("index", 0)) + ": ";
+    const std::string name = at + "output " + std::to_string(count(out, "index")) + ": ";
     if (out["shape"] != out["ref_shape"]) {
       findings.add(Verdict::kWrongShape, name + "shape " + shape_text(out["shape"]) +
                                              ", expected " + shape_text(out["ref_shape"]));
@@ -250,18 +263,18 @@ void judge_outputs(const json& compare, Findings& findings) {
                                              ", expected " + out.value("ref_dtype", "?"));
       continue;
     }
-    long long nan = out.value("nan", 0LL), inf = out.value("inf", 0LL);
-    long long ref_nan = out.value("ref_nan", 0LL), ref_inf = out.value("ref_inf", 0LL);
+    long long nan = count(out, "nan"), inf = count(out, "inf");
+    long long ref_nan = count(out, "ref_nan"), ref_inf = count(out, "ref_inf");
     if ((nan > 0 && ref_nan == 0) || (inf > 0 && ref_inf == 0)) {
       findings.add(Verdict::kNanMismatch, name + std::to_string(nan) + " NaN and " +
                                               std::to_string(inf) + " Inf values where the reference has " +
                                               std::to_string(ref_nan) + " and " + std::to_string(ref_inf));
       continue;
     }
-    long long over = out.value("n_over_tol", 0LL);
+    long long over = count(out, "n_over_tol");
     if (over > 0) {
       findings.add(Verdict::kMismatch,
-                   name + std::to_string(over) + " of " + std::to_string(out.value("numel", 0LL)) +
+                   name + std::to_string(over) + " of " + std::to_string(count(out, "numel")) +
                        " elements outside tolerance (max abs err " + number(out["max_abs_err"]) +
                        ", max rel err " + number(out["max_rel_err"]) + ")");
     }
@@ -292,7 +305,19 @@ std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePoli
 
 }  // namespace
 
+Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy);
+
 Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
+  try {
+    return judge_facts(facts, policy);
+  } catch (const nlohmann::json::exception& e) {
+    // A fact of the wrong type came from the child (a submission can write into the
+    // runner's process): never trusted, never fatal.
+    return {Verdict::kCrash, {std::string("harness: malformed runner facts: ") + e.what()}};
+  }
+}
+
+Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
   if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
   const JobOutcome& reference = *facts.reference;

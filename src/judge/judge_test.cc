@@ -193,3 +193,34 @@ TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
 
 }  // namespace
 }  // namespace keval
+
+namespace keval {
+namespace {
+
+TEST(JudgeRobustnessTest, NullProfileShareIsNotFatal) {
+  json profile = {{"type", "kernel_profile"}, {"own_share", nullptr}, {"kernels", json::array()}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), profile);
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+}
+
+TEST(JudgeRobustnessTest, MalformedFactIsAHarnessCrashNotAnException) {
+  json bad = call();
+  bad["inputs_mutated"] = "yes";
+  EvaluationFacts facts{finished({bad}), finished({compare({output({37}, "float32", 0)})})};
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kCrash);
+  EXPECT_NE(j.reasons[0].find("malformed"), std::string::npos);
+}
+
+TEST(JudgeRobustnessTest, GuardViolationOutranksTheCrashItCaused) {
+  json c = call();
+  c["guard_violations"] = {0};
+  JobOutcome job;
+  job.messages = {c};
+  job.signal = 6;  // the corrupted heap aborted the job before `done`
+  EXPECT_EQ(verdict_of({job, std::nullopt}), Verdict::kOutOfBounds);
+}
+
+}  // namespace
+}  // namespace keval

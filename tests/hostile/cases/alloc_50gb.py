@@ -1,0 +1,29 @@
+# task: relu
+# expect: runtime_error
+# device: cpu
+# why: allocates 50 GB of host memory inside the call (the address-space limit of CPU jobs refuses it)
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    tl.store(out_ptr + offs, tl.maximum(x, 0.0).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def _relu(x):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    _relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+
+
+def relu(x):
+    scratch = torch.empty(50 * 10**9, dtype=torch.uint8)
+    return _relu(x) if scratch.numel() else None

@@ -1,0 +1,36 @@
+# task: relu
+# expect: mismatch
+# device: both
+# why: precomputes at import the answer for a guessed input of each task shape and returns that constant
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    tl.store(out_ptr + offs, tl.maximum(x, 0.0).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def _relu(x):
+    x = x.contiguous()
+    out = torch.empty_like(x)
+    n = x.numel()
+    _relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+    return out
+
+
+_guess = torch.randn(37, 1001, generator=torch.Generator().manual_seed(0))
+_constant = {}
+
+
+def relu(x):
+    if tuple(x.shape) == (37, 1001):
+        key = (x.dtype, x.device)
+        if key not in _constant:
+            _constant[key] = _relu(_guess.to(x.dtype).to(x.device))
+        return _constant[key]
+    return _relu(x)

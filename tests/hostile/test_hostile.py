@@ -1,0 +1,393 @@
+"""Hostile regression suite: known reward hacks and faults, each with the verdict it must get.
+
+Every file in cases/ is one submission with a header:
+
+    # task: relu                       the task it is submitted for
+    # expect: tampering                the verdict it must get ("a|b": either is right)
+    # device: cpu|cuda|both            the modes it runs in
+    # needs: timing                    (optional) only the timing job can catch it
+    # why: ...                         the hack, in one line
+
+All cases of the current mode (CPU, or CUDA with KEVAL_HOSTILE_DEVICE=cuda) go through the real
+`keval run` in one shared run (cases expecting `timeout` in a second run with a short deadline),
+then each case is its own test id. Machine-safety tests follow: the suite folder is unchanged,
+the store opens and holds every evaluation, nothing was written outside a job's work folder, no
+process the cases started survives, nothing reached the network listener, floods were capped.
+
+Environment: KEVAL (binary, default build/keval), KEVAL_PYTHON (runner Python, passed on to
+keval), KEVAL_HOSTILE_DEVICE (cpu|cuda, default cpu), KEVAL_HOSTILE_TIMING=0 (run with
+--no-timing: cases marked `needs: timing` are skipped), KEVAL_HOSTILE_CASES (comma-separated
+globs over case names, for working on a few cases), KEVAL_HOSTILE_KEEP=1 (keep the runs' folder,
+whose path is printed).
+"""
+import fnmatch
+import glob
+import hashlib
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import threading
+import time
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CASES_DIR = HERE / "cases"
+SUITE = REPO / "suites" / "keval"
+RUNNER_PACKAGE = REPO / "runner" / "keval_runner"
+KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+DEVICE = os.environ.get("KEVAL_HOSTILE_DEVICE", "cpu")
+TIMING = os.environ.get("KEVAL_HOSTILE_TIMING", "1") != "0"
+ONLY = [g.strip() for g in os.environ.get("KEVAL_HOSTILE_CASES", "").split(",") if g.strip()]
+
+SLEEPER_MARK = b"keval_hostile_sleeper"  # argv[0] of every process the cases leave behind
+FILE_MARK = "keval_hostile_marker"  # name prefix of every file the "write" cases try to create
+TMP_MARKS = "/tmp/keval_hostile_marker_*"
+LISTEN_PORT = 39517  # network_connect.py tries to reach this listener
+MAIN_TIMEOUT_S = 120
+DEADLINE_TIMEOUT_S = 20  # the run of the cases that must time out
+OUTPUT_CAP_BYTES = 1 << 20  # the sandbox keeps the first 1 MiB of a job's stdout and stderr
+OUT_ROOT_ALLOWED = {"results.jsonl", "summary.json", "keval.db", "keval.db-journal", "keval.db-wal",
+                    "keval.db-shm", "logs", "work"}
+VERDICTS = {"pass", "bad_submission", "missing_entry", "compile_error", "runtime_error", "crash",
+            "timeout", "wrong_shape", "wrong_dtype", "mismatch", "nan_mismatch", "nondeterministic",
+            "input_mutated", "out_of_bounds", "no_kernel", "library_fallback", "tampering"}
+HEADER_KEYS = {"task", "expect", "device", "needs", "why"}
+
+
+# -- cases ------------------------------------------------------------------------------------
+
+def parse_case(path: pathlib.Path) -> dict:
+    header = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"#\s*(\w+):\s*(.*?)\s*$", line)
+        if not m:
+            break
+        header[m.group(1)] = m.group(2)
+    missing = {"task", "expect", "device", "why"} - set(header)
+    unknown = set(header) - HEADER_KEYS
+    if missing or unknown:
+        raise ValueError(f"{path.name}: header lacks {sorted(missing)} / has unknown {sorted(unknown)}")
+    expect = set(header["expect"].split("|"))
+    if not expect <= VERDICTS or header["device"] not in {"cpu", "cuda", "both"}:
+        raise ValueError(f"{path.name}: bad expect {header['expect']!r} or device {header['device']!r}")
+    return {"name": path.stem, "path": path, "code": path.read_text(), "task": header["task"],
+            "expect": expect, "device": header["device"], "needs_timing": header.get("needs") == "timing",
+            "why": header["why"]}
+
+
+def all_cases() -> list:
+    return [parse_case(p) for p in sorted(CASES_DIR.glob("*.py"))]
+
+
+def selected_cases() -> list:
+    cases = [c for c in all_cases() if c["device"] in ("both", DEVICE)]
+    if ONLY:
+        cases = [c for c in cases if any(fnmatch.fnmatch(c["name"], g) for g in ONLY)]
+    return cases
+
+
+CASES = selected_cases()
+
+
+def run_name(case) -> str:
+    return "deadline" if case["expect"] == {"timeout"} else "main"
+
+
+# -- machine state ----------------------------------------------------------------------------
+
+def suite_hashes() -> dict:
+    """Hashes of the task folders the cases use, and of the files at the suite's root (the
+    places the write cases aim at; other tasks may be edited by others while the suite runs)."""
+    hashes = {}
+    for task in sorted({c["task"] for c in CASES}):
+        hashes.update({f"{task}/{k}": v for k, v in tree_hashes(SUITE / task).items()})
+    for path in sorted(SUITE.iterdir()):
+        if path.is_file() or path.is_symlink():
+            hashes[path.name] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "link"
+    return hashes
+
+
+def tree_hashes(root: pathlib.Path) -> dict:
+    hashes = {}
+    for path in sorted(root.rglob("*")):
+        if "__pycache__" in path.parts or path.suffix == ".pyc":
+            continue  # bytecode Python may write while loading the task files
+        if path.is_file() and not path.is_symlink():
+            hashes[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif path.is_symlink():
+            hashes[str(path.relative_to(root))] = "link:" + os.readlink(path)
+    return hashes
+
+
+def sleeper_pids() -> set:
+    pids = set()
+    for entry in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(entry, "rb") as f:
+                if SLEEPER_MARK in f.read():
+                    pids.add(int(entry.split("/")[2]))
+        except OSError:
+            pass
+    return pids
+
+
+def stray_markers() -> list:
+    """Files the "write" cases try to create outside their work folders."""
+    found = glob.glob(TMP_MARKS)
+    for folder in [SUITE, *SUITE.iterdir(), RUNNER_PACKAGE, REPO]:
+        if folder.is_dir():
+            found += [str(p) for p in folder.glob(FILE_MARK + "*")]
+    return sorted(found)
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1:LISTEN_PORT that counts connections (none may arrive)."""
+
+    def __init__(self):
+        self.accepted = 0
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self.sock.bind(("127.0.0.1", LISTEN_PORT))
+            self.sock.listen(16)
+            self.sock.settimeout(0.2)
+            self.bound = True
+        except OSError:
+            self.bound = False
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        if self.bound:
+            self.thread.start()
+
+    def _serve(self):
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self):
+        self.stopped.set()
+        if self.bound:
+            self.thread.join(timeout=2)
+        self.sock.close()
+
+
+# -- the shared runs --------------------------------------------------------------------------
+
+def run_keval(name: str, cases: list, tmp: pathlib.Path, timeout_s: int, timing: bool) -> dict:
+    submissions = tmp / f"{name}.jsonl"
+    with open(submissions, "w") as f:
+        for case in cases:
+            f.write(json.dumps({"task": case["task"], "code": case["code"], "id": case["name"]}) + "\n")
+    out = tmp / f"out_{name}"
+    args = [KEVAL, "run", "--suite", str(SUITE), "--submissions", str(submissions), "--out", str(out),
+            "--device", DEVICE, "--jobs", "2", "--timeout", str(timeout_s), "--quiet"]
+    if not timing:
+        args.append("--no-timing")
+    env = dict(os.environ)
+    env.pop("TRITON_INTERPRET", None)  # keval decides the mode itself
+    started = time.monotonic()
+    proc = subprocess.run(args, cwd=REPO, env=env, capture_output=True, text=True, timeout=1800)
+    results = {}
+    if (out / "results.jsonl").exists():
+        for line in (out / "results.jsonl").read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                results[r["id"]] = r
+    return {"name": name, "cases": cases, "out": out, "proc": proc, "results": results,
+            "seconds": time.monotonic() - started}
+
+
+@pytest.fixture(scope="session")
+def hostile():
+    if not os.path.exists(KEVAL):
+        pytest.fail(f"keval binary not found at {KEVAL} (build it, or set KEVAL)")
+    # Jobs run under their own uid, which must traverse the folders above the output folder:
+    # pytest's tmp_path (mode 0700) would fail every job with a PermissionError.
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="keval-hostile-runs-"))
+    tmp.chmod(0o755)
+    print(f"hostile runs in {tmp}")
+    for stale in stray_markers():  # left by an earlier, failed run: ours by name
+        try:
+            os.remove(stale)
+        except OSError:
+            pass
+    suite_before = suite_hashes()
+    sleepers_before = sleeper_pids()
+    listener = Listener()
+    runs = {}
+    try:
+        groups = {}
+        for case in CASES:
+            groups.setdefault(run_name(case), []).append(case)
+        if groups.get("main"):
+            runs["main"] = run_keval("main", groups["main"], tmp, MAIN_TIMEOUT_S, TIMING)
+        if groups.get("deadline"):
+            runs["deadline"] = run_keval("deadline", groups["deadline"], tmp, DEADLINE_TIMEOUT_S, False)
+    finally:
+        listener.close()
+    yield {"runs": runs, "suite_before": suite_before, "sleepers_before": sleepers_before,
+           "listener": listener}
+    if os.environ.get("KEVAL_HOSTILE_KEEP") != "1":
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def result_of(hostile, name):
+    for run in hostile["runs"].values():
+        if name in run["results"]:
+            return run["results"][name]
+    return None
+
+
+def run_of(hostile, name):
+    for run in hostile["runs"].values():
+        if any(c["name"] == name for c in run["cases"]):
+            return run
+    return None
+
+
+def work_dir_of(run, case) -> pathlib.Path:
+    """The job folder of a case: OUT/work/<key>/ holds the submission's code as submission.py."""
+    for code_file in (run["out"] / "work").glob("*/submission.py"):
+        if code_file.read_text() == case["code"]:
+            return code_file.parent
+    raise AssertionError(f"no work folder holds the code of {case['name']}")
+
+
+# -- one test per case ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_verdict(hostile, case):
+    if case["needs_timing"] and not TIMING:
+        pytest.skip("needs the timing job (KEVAL_HOSTILE_TIMING=0)")
+    run = run_of(hostile, case["name"])
+    assert run["proc"].returncode == 0, (
+        f"keval run ({run['name']}) exited {run['proc'].returncode}: {run['proc'].stderr[-2000:]}")
+    result = result_of(hostile, case["name"])
+    assert result is not None, f"{case['name']}: no result in {run['out']}/results.jsonl"
+    expected = "|".join(sorted(case["expect"]))
+    reasons = "; ".join(result.get("reasons") or [])[:600]
+    assert result["verdict"] in case["expect"], (
+        f"{case['name']} ({case['why']}): expected {expected}, got {result['verdict']}: {reasons}")
+
+
+# -- machine safety ---------------------------------------------------------------------------
+
+def test_runs_completed(hostile):
+    for run in hostile["runs"].values():
+        proc = run["proc"]
+        assert proc.returncode == 0, f"keval run ({run['name']}) exited {proc.returncode}: {proc.stderr[-2000:]}"
+        missing = {c["name"] for c in run["cases"]} - set(run["results"])
+        assert not missing, f"results.jsonl of the {run['name']} run lacks {sorted(missing)}"
+
+
+def test_suite_folder_unchanged(hostile):
+    after = suite_hashes()
+    before = hostile["suite_before"]
+    added = sorted(set(after) - set(before))
+    removed = sorted(set(before) - set(after))
+    changed = sorted(k for k in set(before) & set(after) if before[k] != after[k])
+    assert not (added or removed or changed), f"suite folder changed: added {added}, removed {removed}, changed {changed}"
+
+
+def test_store_holds_every_evaluation(hostile):
+    for run in hostile["runs"].values():
+        db_path = run["out"] / "keval.db"
+        assert db_path.exists() and db_path.stat().st_size > 0, f"{db_path} missing or empty"
+        db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            stored = {row[0]: row[1] for row in db.execute("SELECT submission_id, verdict FROM evaluations")}
+            finished = db.execute("SELECT COUNT(*) FROM runs WHERE finished_at IS NOT NULL").fetchone()[0]
+        finally:
+            db.close()
+        missing = {c["name"] for c in run["cases"]} - set(stored)
+        assert not missing, f"{db_path} lacks evaluations of {sorted(missing)}"
+        for name, verdict in stored.items():
+            if name in run["results"]:
+                assert verdict == run["results"][name]["verdict"], f"{name}: store and results.jsonl disagree"
+        assert finished >= 1, f"{db_path}: the run was never marked finished"
+
+
+def test_no_files_written_outside_work_dirs(hostile):
+    stray = stray_markers()
+    assert not stray, f"files created outside the jobs' work folders: {stray}"
+    for run in hostile["runs"].values():
+        extra = sorted({p.name for p in run["out"].iterdir()} - OUT_ROOT_ALLOWED)
+        assert not extra, f"unexpected entries in the output folder {run['out']}: {extra}"
+        work = run["out"] / "work"
+        extra = sorted(p.name for p in work.iterdir() if p.is_file()) if work.is_dir() else []
+        assert not extra, f"files directly in {work}: {extra}"
+
+
+def test_no_leftover_processes(hostile):
+    deadline = time.monotonic() + 10  # the runner has exited: give the kernel a moment to reap
+    left = sleeper_pids() - hostile["sleepers_before"]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.5)
+        left = sleeper_pids() - hostile["sleepers_before"]
+    details = []
+    for pid in sorted(left)[:10]:
+        try:
+            status = pathlib.Path(f"/proc/{pid}/status").read_text()
+            uid = re.search(r"^Uid:\s*(\d+)", status, re.M).group(1)
+            ppid = re.search(r"^PPid:\s*(\d+)", status, re.M).group(1)
+            details.append(f"pid {pid} uid {uid} ppid {ppid}")
+        except (OSError, AttributeError):
+            details.append(f"pid {pid}")
+    assert not left, f"{len(left)} processes started by the cases survived the run: {details}"
+
+
+def test_network_listener_not_reached(hostile):
+    listener = hostile["listener"]
+    if not any(c["name"] == "network_connect" for c in CASES):
+        pytest.skip("network_connect not selected")
+    if not listener.bound:
+        pytest.skip(f"127.0.0.1:{LISTEN_PORT} was busy: the listener could not be opened")
+    assert listener.accepted == 0, f"{listener.accepted} connections reached 127.0.0.1:{LISTEN_PORT} from jobs"
+
+
+def test_output_flood_capped(hostile):
+    case = next((c for c in CASES if c["name"] == "stdout_flood"), None)
+    if case is None:
+        pytest.skip("stdout_flood not selected")
+    job = work_dir_of(run_of(hostile, case["name"]), case) / "candidate"
+    for name in ("stdout.txt", "stderr.txt"):
+        size = (job / name).stat().st_size
+        assert size <= OUTPUT_CAP_BYTES + 64 * 1024, f"{job / name} kept {size} bytes of a 200 MB flood"
+
+
+def test_huge_exception_message_stored_short(hostile):
+    case = next((c for c in CASES if c["name"] == "huge_exception_message"), None)
+    if case is None:
+        pytest.skip("huge_exception_message not selected")
+    run = run_of(hostile, case["name"])
+    result = run["results"].get(case["name"])
+    assert result is not None
+    assert len(json.dumps(result)) < 64 * 1024, "the result line carries the 10 MB message"
+    assert all(len(reason) <= 4000 for reason in result["reasons"]), "a stored reason is not short"
+    db = sqlite3.connect(f"file:{run['out'] / 'keval.db'}?mode=ro", uri=True)
+    try:
+        row = db.execute("SELECT length(reasons_json), length(facts_json), length(result_json) "
+                         "FROM evaluations WHERE submission_id = ?", (case["name"],)).fetchone()
+    finally:
+        db.close()
+    assert row is not None and max(n or 0 for n in row) < 1 << 20, f"stored sizes {row}"
+
+
+def test_whole_suite_has_enough_cases():
+    cases = all_cases()
+    assert len(cases) >= 40
+    names = [c["name"] for c in cases]
+    assert len(names) == len(set(names))
