@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "suite/adapters/peer_source.h"
 #include "engine/golden_record.h"
 #include "engine/run_session.h"
 #include "submission/submission.h"
@@ -24,7 +25,7 @@ void add_golden_command(CLI::App& app, CommandAction& action) {
   record->add_option("--python", options->python, "Python interpreter for the runner");
   record->callback([=, &action] {
     action = [=] {
-      Suite suite = Suite::load(*suite_dir);
+      Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       RunOptions run = *options;
       if (run.out.empty()) run.out = std::filesystem::temp_directory_path() / ("keval-golden-" + std::to_string(::getpid()));
       run.no_baselines = true;

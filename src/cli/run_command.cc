@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "suite/adapters/peer_source.h"
 #include "engine/run_session.h"
 #include "report/result_table.h"
 
@@ -43,8 +44,13 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   cmd->callback([=, &action] {
     action = [=] {
-      Suite suite = Suite::load(*suite_dir);
-      std::vector<Submission> list = read_submissions(*submissions);
+      Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
+      // A peer's submission file (KIND:PATH) is converted to native JSONL first.
+      std::filesystem::path submissions_path = *submissions;
+      if (auto peer = parse_peer_spec(*submissions)) {
+        submissions_path = adapt_peer_submissions(*peer, parse_peer_spec(*suite_dir).value_or(PeerSpec{}));
+      }
+      std::vector<Submission> list = read_submissions(submissions_path);
       RunOptions run = *options;
       run.out = *out;
       run.timing = !*no_timing;

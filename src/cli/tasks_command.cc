@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "suite/adapters/peer_source.h"
 #include "common/near_name.h"
 #include "suite/suite.h"
 
@@ -65,8 +66,8 @@ void add_tasks_command(CLI::App& app, CommandAction& action) {
   auto* show = cmd->add_subcommand("show", "one task in full");
   show->add_option("name", *name, "task name")->required();
   show->add_option("--suite", *suite_dir, "suite folder")->required();
-  list->callback([=, &action] { action = [=] { return list_tasks(Suite::load(*suite_dir)); }; });
-  show->callback([=, &action] { action = [=] { return show_task(Suite::load(*suite_dir), *name); }; });
+  list->callback([=, &action] { action = [=] { return list_tasks(Suite::load(resolve_suite_folder(*suite_dir))); }; });
+  show->callback([=, &action] { action = [=] { return show_task(Suite::load(resolve_suite_folder(*suite_dir)), *name); }; });
 }
 
 }  // namespace keval

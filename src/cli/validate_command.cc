@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "suite/adapters/peer_source.h"
 #include "engine/run_session.h"
 #include "report/result_table.h"
 #include "report/status_report.h"
@@ -40,7 +41,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
   cmd->callback([=, &action] {
     action = [=] {
-      Suite suite = Suite::load(*suite_dir);
+      Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       std::cout << suite.tasks().size() << " task files are valid\n";
       if (*no_run) return 0;
       std::vector<Submission> goldens = golden_submissions(suite, options->tasks_glob);
@@ -52,6 +53,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
       // A golden is its own baseline: compare it with PyTorch instead.
       run.baselines = status->empty() ? std::vector<std::string>{"eager"}
                                       : std::vector<std::string>{"eager", "compile"};
+      run.time_largest_case_only = !status->empty();
       RunOutput output = run_session(suite, goldens, run, std::cerr);
       print_result_table(std::cout, output.results, output.summary);
       if (!status->empty()) {

@@ -27,7 +27,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   std::error_code ignored;
   std::filesystem::remove_all(dirs.outputs(), ignored);
   // Only a submission that is correct so far is worth GPU time.
-  if (settings.timing.enabled && judge(facts, JudgePolicy{task.inplace}).verdict == Verdict::kPass) {
+  if (settings.timing.enabled && judge(facts, JudgePolicy{task.inplace, task.require_kernel}).verdict == Verdict::kPass) {
     std::unique_lock<std::mutex> lease;
     if (gpu_lease) lease = std::unique_lock<std::mutex>(*gpu_lease);
     facts.timing = runner.run(timing_request(task, settings, dirs.code_file(), dirs), settings.timeout);

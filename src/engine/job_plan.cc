@@ -73,6 +73,19 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
   auto request = base_request("timing", task, settings, dirs, dirs.timing());
   request["code_file"] = std::filesystem::absolute(code_file).string();
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case, /*benchmark_only=*/true);
+  if (settings.time_largest_case_only && !request["cases"].empty()) {
+    nlohmann::json largest;
+    double most = -1;
+    for (const auto& planned : request["cases"]) {
+      if (planned["dtype"] != task.dtypes.front()) continue;
+      for (const auto& c : task.cases) {
+        if (c.name != planned["name"]) continue;
+        double bytes = case_bytes(task, c, task.dtypes.front());
+        if (bytes > most) most = bytes, largest = planned;
+      }
+    }
+    if (!largest.is_null()) request["cases"] = nlohmann::json::array({largest});
+  }
   request["timing"] = settings.timing.to_json();
   request["checks"] = settings.checks.to_json(settings.device);
   request["checks"]["guard_bytes"] = 0;  // guards were checked on every correctness call

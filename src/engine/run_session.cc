@@ -80,6 +80,13 @@ std::filesystem::path triton_cache_dir(int slot) {
   return root / "triton" / ("slot-" + std::to_string(slot));
 }
 
+std::string submission_suffix(const Task& task) {
+  std::ifstream in(task.dir / "submission_suffix.py", std::ios::binary);
+  if (!in) return "";
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return "\n\n# --- keval adapter glue (" + task.name + ") ---\n" + text;
+}
+
 }  // namespace
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
@@ -106,6 +113,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.timing.enabled = options.timing;
   if (!options.baselines.empty()) settings.baselines = options.baselines;
   if (options.no_baselines) settings.baselines.clear();
+  settings.time_largest_case_only = options.time_largest_case_only;
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
@@ -241,7 +249,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     const Task& task = *suite.find(s.task);
     JobDirs dirs{work_root / keys[i].substr(0, 16)};
     dirs.create();
-    std::ofstream(dirs.code_file(), std::ios::binary) << s.code;
+    // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
+    // expose an entry); it runs in the submission's module, so its kernels stay "own".
+    std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
     EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()));
     SubmissionResult result;
     result.id = s.id;
@@ -250,7 +260,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.track = task.track;
     result.origin = s.origin;
     result.hash = s.hash;
-    result.judgement = judge(facts, JudgePolicy{task.inplace});
+    result.judgement = judge(facts, JudgePolicy{task.inplace, task.require_kernel});
     result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);

@@ -22,6 +22,7 @@ struct RunOptions {
   std::vector<int> gpus;        // CUDA devices to use; empty = all the probe saw
   std::vector<std::string> baselines;  // empty = {"golden"}
   bool no_baselines = false;           // time the submissions alone (golden recording)
+  bool time_largest_case_only = false; // suite status: one timed case per task
   bool fresh_process_per_job = false;  // benchmark mode: no warm workers
   std::string golden_from;             // a golden record to reuse ("" = $KEVAL_GOLDEN_DIR, if set)
   std::string python;           // "" = $KEVAL_PYTHON or python3

@@ -55,6 +55,9 @@ struct RunSettings {
   // task's golden.py), "eager" (reference.py in PyTorch), "compile" (torch.compile of it).
   // The first is the speedup baseline.
   std::vector<std::string> baselines = {"golden"};
+  // Time only each task's largest benchmark case in its first dtype (suite status reports:
+  // torch.compile baselines recompile per shape and dtype, which would dominate the run).
+  bool time_largest_case_only = false;
   std::chrono::seconds timeout{300};
 
   nlohmann::json to_json() const {

@@ -231,12 +231,12 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
       other = (*call)["other_kernels"].dump();
     }
   }
-  if (!any_kernel) {
+  if (!any_kernel && policy.require_kernel) {
     return Judgement{Verdict::kNoKernel,
                      {"no Triton kernel defined in the submission ran during its calls" +
                       (other.empty() ? std::string() : " (other kernels: " + other + ")")}};
   }
-  return judge_fallback(job, policy);
+  return policy.require_kernel ? judge_fallback(job, policy) : std::nullopt;
 }
 
 void judge_outputs(const json& compare, Findings& findings) {

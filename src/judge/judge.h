@@ -7,6 +7,7 @@ namespace keval {
 
 struct JudgePolicy {
   bool inplace = false;  // the task allows input mutation
+  bool require_kernel = true;  // no_kernel / library_fallback apply
   // library_fallback when the submission's own Triton kernels take less of the call's GPU time.
   double min_own_gpu_share = 0.5;
   // Work the CUDA events miss (side streams, threads) shows as host time around a device-wide

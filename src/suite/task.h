@@ -36,6 +36,7 @@ struct Task {
   std::string instruction;
   std::vector<std::string> dtypes;
   bool inplace = false;
+  bool require_kernel = true;  // false only for peer tasks judged by their own (PyTorch) rules
   std::string flops;
   std::string bytes;
   std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional

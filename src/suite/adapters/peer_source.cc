@@ -1,0 +1,96 @@
+#include "suite/adapters/peer_source.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+
+#include "engine/runner_process.h"
+#include "submission/content_hash.h"
+
+namespace keval {
+namespace {
+
+const std::array<const char*, 4> kKinds = {"tritonbench-g", "tritonbench-t", "kernelbenchx", "kernelbench"};
+
+std::filesystem::path cache_root() {
+  const char* base = std::getenv("KEVAL_CACHE_DIR");
+  return std::filesystem::path(base && *base ? base : "/var/tmp/keval-cache") / "adapted";
+}
+
+std::string quote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs the Python adapter; its last stderr line is the reason when it fails.
+void run_adapter(const std::vector<std::string>& args) {
+  std::string command = quote(choose_python("")) + " -m keval_runner.adapters";
+  for (const auto& arg : args) command += " " + quote(arg);
+  const std::string runner = find_runner_dir().string();
+  const char* old = std::getenv("PYTHONPATH");
+  command = "PYTHONPATH=" + quote(runner + (old && *old ? ":" + std::string(old) : "")) + " " +
+            command + " 2>&1";
+  std::string output;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) throw std::runtime_error("cannot start the peer adapter");
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  int status = ::pclose(pipe);
+  if (status != 0) {
+    while (!output.empty() && output.back() == '\n') output.pop_back();
+    auto last = output.rfind('\n');
+    throw std::runtime_error(last == std::string::npos ? output : output.substr(last + 1));
+  }
+}
+
+}  // namespace
+
+std::optional<PeerSpec> parse_peer_spec(const std::string& spec) {
+  for (const char* kind : kKinds) {
+    const std::string prefix = std::string(kind) + ":";
+    if (spec.rfind(prefix, 0) != 0) continue;
+    PeerSpec peer{kind, spec.substr(prefix.size()), ""};
+    // kernelbench:PATH:1,2 — a trailing ":levels" that is not part of an existing path
+    auto colon = peer.path.rfind(':');
+    if (colon != std::string::npos && !std::filesystem::exists(peer.path)) {
+      peer.extra = peer.path.substr(colon + 1);
+      peer.path = peer.path.substr(0, colon);
+    }
+    return peer;
+  }
+  return std::nullopt;
+}
+
+std::filesystem::path adapt_peer_suite(const PeerSpec& spec) {
+  if (!std::filesystem::exists(spec.path)) {
+    throw std::runtime_error(spec.kind + ":" + spec.path + ": no such checkout");
+  }
+  const std::string absolute = std::filesystem::absolute(spec.path).string();
+  auto out = cache_root() / (spec.kind + "-" + sha256_hex(absolute + "\n" + spec.extra).substr(0, 16));
+  std::vector<std::string> args = {spec.kind, "suite", "--source", absolute, "--out", out.string()};
+  if (!spec.extra.empty()) args.insert(args.end(), {"--select", spec.extra});
+  run_adapter(args);
+  return out;
+}
+
+std::filesystem::path adapt_peer_submissions(const PeerSpec& spec, const PeerSpec& suite_spec) {
+  const std::string absolute = std::filesystem::absolute(spec.path).string();
+  auto out = cache_root() / "submissions" / (spec.kind + "-" + sha256_hex(absolute).substr(0, 16) + ".jsonl");
+  std::filesystem::create_directories(out.parent_path());
+  std::vector<std::string> args = {spec.kind, "submissions", "--source", absolute, "--out", out.string()};
+  if (!suite_spec.path.empty()) {
+    args.insert(args.end(), {"--suite", std::filesystem::absolute(suite_spec.path).string()});
+  }
+  run_adapter(args);
+  return out;
+}
+
+std::filesystem::path resolve_suite_folder(const std::string& suite) {
+  auto peer = parse_peer_spec(suite);
+  return peer ? adapt_peer_suite(*peer) : std::filesystem::path(suite);
+}
+
+}  // namespace keval
