@@ -1,4 +1,5 @@
-"""Timing samples of one call, with the controller's stopping rule.
+"""Timing samples of one call, with the controller's stopping rule (the sampling loop itself
+is interleaved_timing.py's, shared with the timing job's interleaved baselines).
 
 CUDA: each sample first overwrites a buffer twice the L2 size (so the call starts with a
 cold L2, and the flush is outside the timed region), then CUDA events bracket one call.
@@ -58,64 +59,13 @@ def l2_bytes(device: torch.device) -> int:
     return int(getattr(props, "L2_cache_size", 0) or FALLBACK_L2_BYTES)
 
 
-def time_cuda(prepare, device: torch.device, settings: dict, observe=None) -> dict:
-    flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
-    k = 0
-    for _ in range(int(settings.get("warmup", 0))):
-        prepare(k)()
-        k += 1
-    _synchronize(device)
-
-    samples, host_samples = [], []
-    start_event = _Event(enable_timing=True)
-    end_event = _Event(enable_timing=True)
-    began = _clock()
-    while True:
-        call = prepare(k)  # input rotation: outside the timed region
-        k += 1
-        flush.zero_()
-        host_start = _clock()
-        start_event.record()
-        output = call()
-        end_event.record()
-        _synchronize()  # every stream of the device, not only the current one
-        host_samples.append((_clock() - host_start) * 1e3)
-        samples.append(start_event.elapsed_time(end_event))
-        if observe is not None:
-            observe(len(samples) - 1, output)
-        output = None
-        reason = stop_reason(samples, _clock() - began, settings)
-        if reason:
-            break
-    return {"method": "cuda_event_cold_l2", "samples_ms": samples,
-            "host_samples_ms": host_samples, "stop_reason": reason}
-
-
-def time_cpu(prepare, settings: dict, observe=None) -> dict:
-    k = 0
-    for _ in range(int(settings.get("warmup", 0))):
-        prepare(k)()
-        k += 1
-    samples = []
-    began = _clock()
-    while True:
-        call = prepare(k)
-        k += 1
-        start = _clock()
-        output = call()
-        samples.append((_clock() - start) * 1e3)
-        if observe is not None:
-            observe(len(samples) - 1, output)
-        output = None
-        reason = stop_reason(samples, _clock() - began, settings)
-        if reason:
-            break
-    return {"method": "wall_clock", "samples_ms": samples, "host_samples_ms": None, "stop_reason": reason}
-
-
 def measure(prepare, device: torch.device, settings: dict, observe=None) -> dict:
     """prepare(k) readies the k-th call (warm-ups included) and returns it as a callable that
     returns the call's output; observe(i, output) runs after the i-th sample, untimed."""
-    if device.type == "cuda":
-        return time_cuda(prepare, device, settings, observe)
-    return time_cpu(prepare, settings, observe)
+    from .interleaved_timing import Contender, measure_interleaved, timing_fields
+
+    contender = Contender("candidate", prepare, observe)
+    measure_interleaved([contender], device, settings)
+    fields = timing_fields(contender, device)
+    del fields["who"]
+    return fields
