@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
-# Steps: env core demo hostile calibration throughput repeatability suite ncu (default: env core demo).
+# Steps: env core demo hostile runner-gpu calibration throughput repeatability suite ncu
+# (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
 set -uo pipefail
 KEVAL=${KEVAL:-build/keval}
@@ -20,6 +21,7 @@ for step in $steps; do
     demo) $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda $KEVAL_PYTHON -m pytest -q -x tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
+    runner-gpu) PYTHONPATH=runner $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda > "$LOG/throughput.txt" 2>&1; rc=$? ;;
     repeatability) $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
