@@ -33,8 +33,16 @@ def write_jsonl(path, rows):
     return path
 
 
+def keval_python():
+    """$KEVAL_PYTHON, else what scripts/python.sh picks (python3 with torch, or the venv)."""
+    if os.environ.get("KEVAL_PYTHON"):
+        return os.environ["KEVAL_PYTHON"]
+    return subprocess.run(["bash", str(REPO / "scripts" / "python.sh")], capture_output=True,
+                          text=True).stdout.strip()
+
+
 def run_keval(args, env_extra=None):
-    env = dict(os.environ, **(env_extra or {}))
+    env = dict(os.environ, KEVAL_PYTHON=keval_python(), **(env_extra or {}))
     started = time.perf_counter()
     proc = subprocess.run([KEVAL, *map(str, args)], capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - started

@@ -36,7 +36,7 @@ def main():
         verdicts = [r["verdict"] for r in results(out)]
         figures[name] = seconds
         print(f"{name:5s}: {len(rows)} candidates in {seconds:.1f} s = {seconds / len(rows):.2f} s/candidate "
-              f"= {3600 * len(rows) / seconds:.0f} candidates/GPU-hour "
+              f"= {3600 * len(rows) / seconds:.0f} candidates/device-hour "
               f"(pass {verdicts.count('pass')}, other {len(verdicts) - verdicts.count('pass')})")
     if "fresh" in figures:
         print(f"ratio fresh/warm: {figures['fresh'] / figures['warm']:.2f}x fewer seconds with warm workers")

@@ -39,6 +39,8 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--status", *status,
                   "write a STATUS.md of golden times, efficiency and speedups over eager/torch.compile");
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
+  auto no_timing = std::make_shared<bool>(false);
+  cmd->add_flag("--no-timing", *no_timing, "check correctness only");
   cmd->callback([=, &action] {
     action = [=] {
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
@@ -54,6 +56,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
       run.baselines = status->empty() ? std::vector<std::string>{"eager"}
                                       : std::vector<std::string>{"eager", "compile"};
       run.time_largest_case_only = !status->empty();
+      run.timing = !*no_timing;
       RunOutput output = run_session(suite, goldens, run, std::cerr);
       print_result_table(std::cout, output.results, output.summary);
       if (!status->empty()) {

@@ -90,3 +90,11 @@ def test_suite_has_both_tracks():
     ops = int(summary.split("(")[1].split()[0])
     real = int(summary.split(",")[1].split()[0])
     assert ops >= 55 and real >= 25, summary
+
+
+def test_every_golden_passes_its_task_on_the_cpu(tmp_path):
+    """keval validate over the whole suite in CPU mode (small cases): every golden passes."""
+    proc = run_keval("validate", "--suite", "suites/keval", "--device", "cpu", "--jobs", "2",
+                     "--no-timing", "--out", tmp_path / "v", check=False, timeout=1500)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "every golden kernel passes" in proc.stdout
