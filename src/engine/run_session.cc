@@ -14,6 +14,7 @@
 #include "engine/evaluator.h"
 #include "engine/golden_record.h"
 #include "engine/sandbox_settings.h"
+#include "engine/uid_lease.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
 #include "report/progress.h"
@@ -219,6 +220,19 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   const int per_gpu = options.jobs > 0 ? options.jobs : 2;
   const int wanted = std::max<int>(1, std::min<int>(per_gpu * static_cast<int>(gpus.size()),
                                                     static_cast<int>(std::max<size_t>(pending.size(), 1))));
+  // Each slot's uid is leased for this run, so a concurrent run never kills our jobs' processes.
+  std::optional<UidLease> uid_lease =
+      sandbox.uid_base ? UidLease::acquire(wanted) : std::optional<UidLease>();
+  if (sandbox.uid_base) {
+    if (uid_lease) {
+      sandbox.slot_uids = uid_lease->uids();
+    } else {
+      sandbox.uid_base.reset();
+      sandbox.warnings.push_back("jobs run as root: no free uid to lease for every slot");
+    }
+    probed.first_slot->set_sandbox(slot_sandbox(0));
+    environment["sandbox"] = sandbox.describe();
+  }
   std::vector<std::unique_ptr<WorkerSlot>> slots;
   slots.push_back(std::move(probed.first_slot));
   {

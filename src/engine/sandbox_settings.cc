@@ -90,7 +90,10 @@ void apply_probe_capabilities(SandboxSettings& settings, const nlohmann::json& p
 
 nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cache_dir) const {
   if (!enabled) return {{"enabled", false}};
-  nlohmann::json uid = uid_base ? nlohmann::json(*uid_base + slot) : nlohmann::json(nullptr);
+  nlohmann::json uid = nullptr;
+  if (uid_base) {
+    uid = slot < static_cast<int>(slot_uids.size()) ? slot_uids[slot] : *uid_base + slot;
+  }
   return {{"enabled", true},
           {"uid", uid},
           {"gid", uid},
@@ -106,7 +109,7 @@ nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cac
 
 nlohmann::json SandboxSettings::describe() const {
   nlohmann::json d = for_slot(0, "<per slot>");
-  d["uid"] = uid_base ? nlohmann::json("per slot from " + std::to_string(*uid_base)) : nlohmann::json(nullptr);
+  d["uid"] = uid_base ? nlohmann::json(slot_uids) : nlohmann::json(nullptr);
   d.erase("gid");
   d["warnings"] = warnings;
   return d;

@@ -11,7 +11,8 @@ namespace keval {
 
 struct SandboxSettings {
   bool enabled = true;
-  std::optional<int> uid_base;  // slot i runs as uid_base + i (root only; lets leftovers be killed by uid)
+  std::optional<int> uid_base;  // root only: jobs switch uid (each slot its own, see slot_uids)
+  std::vector<int> slot_uids;   // slot i runs as slot_uids[i]; leased for the run (UidLease)
   bool isolate_network = true;
   std::optional<long long> cpu_seconds;
   std::optional<long long> file_size_bytes;
