@@ -82,11 +82,28 @@ def test_sandbox_message_comes_first_and_tells_what_was_applied(runner, open_job
     assert os.stat(os.path.join(request["work_dir"], "stdout.txt")).st_uid == 0  # the zygote's file
 
 
-def test_without_root_a_uid_is_a_warning(runner, jobs, monkeypatch):
-    if ROOT:
-        pytest.skip("as root the uid switch happens")
-    facts = only(runner.run(jobs.candidate("correct", cases=ONE_SEED, sandbox=sandbox_settings(uid=47102))), "sandbox")
-    assert facts["uid"] == os.getuid()
+def test_without_root_a_uid_is_a_warning(tmp_path):
+    """Not root: no uid switch, and the sandbox says so. Run in a forked child that believes it is
+    not root (the check reads os.geteuid), so the test means the same as root or not."""
+    import json
+
+    request = {"work_dir": str(tmp_path / "work"), "sandbox": sandbox_settings(uid=47102)}
+    settings = sandbox.settings_from(request)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            os.geteuid = lambda: 1000
+            facts = sandbox.apply(settings, request)
+            os.write(write_end, json.dumps(facts).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        facts = json.loads(pipe.read())
+    os.waitpid(pid, 0)
+    assert facts["uid"] == os.getuid()  # nothing switched
     assert any("invoking user" in w for w in facts["warnings"])
 
 
