@@ -5,7 +5,7 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 
-.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile clean
+.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile test-adapters clean
 
 all: build
 
@@ -22,7 +22,7 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 
-test: build test-cpp test-runner test-e2e test-hostile
+test: build test-cpp test-runner test-e2e test-hostile test-adapters
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j2
@@ -36,6 +36,9 @@ test-e2e:
 
 test-hostile:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/hostile
+
+test-adapters:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/adapters
 
 clean:
 	rm -rf $(BUILD) out

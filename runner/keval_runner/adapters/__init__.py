@@ -1,0 +1,1 @@
+"""Peer benchmark adapters (TritonBench-G/T, KernelBench, KernelBenchX); see docs/peers.md."""

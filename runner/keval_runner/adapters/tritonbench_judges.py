@@ -1,0 +1,218 @@
+"""`compare-judges`: keval's verdicts next to what TritonBench's own harness would have said.
+
+TritonBench's criterion (EVAL/eval_{G,T}/0_call_acc.py and 1_exe_acc.py), reproduced:
+- the model's text is cut after its last "```python" (chat end tokens removed); for G it is then
+  reduced to its imports and function definitions (every `def` at any depth, via ast.walk; classes
+  and module constants are dropped), unless that text does not parse;
+- the program is that code + a 146-'#' line + the task file's test part, run as a script;
+- call: the script exits 0; exec: it passed call and its stdout equals the stdout of the task's
+  own file (reference + test) run the same way.
+Scripts run in a subprocess (own process group, killed at the timeout; TritonBench has none), in
+a temporary folder, on the GPU when present, else under the Triton interpreter with the CPU
+emulation of tritonbench_runtime.py (tests hard-code 'cuda'). Like TritonBench's harness, and
+unlike keval's jobs, they run outside any sandbox, as the invoking user.
+"""
+
+import ast
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import tempfile
+
+from . import tritonbench as tb
+
+MAX_EXAMPLES = 5
+
+
+def tritonbench_code(predict: str, kind: str) -> str:
+    """The model's text as TritonBench's call stage turns it into code."""
+    code = predict
+    if "```python" in code:
+        code = code.split("```python")[-1].replace("<|im_end|>", "").replace("<|EOT|>", "")
+    if kind != "G":
+        return code
+    try:
+        tree = ast.parse(code)
+        imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        functions = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+        return "\n".join(imports) + "\n\n" + "\n".join(functions)
+    except Exception:  # TritonBench keeps the text as it is when it cannot be processed
+        return code
+
+
+BOOT = """
+import runpy, sys
+sys.argv = sys.argv[1:]
+with _keval_tb_test_context(fill_empty=False):
+    runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+class ScriptRunner:
+    def __init__(self, python: str, device: str, timeout: float, workdir: str):
+        self.python, self.device, self.timeout, self.workdir = python, device, timeout, workdir
+        self.env = dict(os.environ)
+        self.boot = None
+        if device == "cpu":
+            self.env["TRITON_INTERPRET"] = "1"
+            self.boot = os.path.join(workdir, "keval_tritonbench_boot.py")
+            with open(self.boot, "w", encoding="utf-8") as f:
+                f.write(tb.runtime_text() + BOOT)
+        else:
+            self.env.pop("TRITON_INTERPRET", None)
+
+    def run(self, folder: str, file: str, text: str) -> dict:
+        """Runs text as folder/file the way TritonBench's harness does."""
+        folder = os.path.join(self.workdir, folder)
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, file)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        command = [self.python] + ([self.boot] if self.boot else []) + [path]
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=folder, env=self.env, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the script's own children too
+            except ProcessLookupError:
+                pass
+            proc.communicate()
+            return {"rc": None, "stdout": "", "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
+        return {"rc": proc.returncode, "stdout": stdout, "stderr": stderr, "timeout": False}
+
+
+def resolve_device(device: str) -> str:
+    if device != "auto":
+        return device
+    try:
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    except Exception:
+        return "cpu"
+
+
+def read_results(path: str) -> dict:
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                rows[str(row.get("id"))] = row
+    return rows
+
+
+def agreement(keval_ok: bool, tritonbench_ok: bool) -> str:
+    if keval_ok == tritonbench_ok:
+        return "agree_pass" if keval_ok else "agree_fail"
+    return "keval_pass_tritonbench_fail" if keval_ok else "keval_fail_tritonbench_pass"
+
+
+def tail(text: str, n: int = 400) -> str:
+    text = (text or "").strip()
+    return text[-n:]
+
+
+def compare(args, kind: str) -> int:
+    records = tb.match_submissions(args.source, kind, args.suite)
+    checkout = tb.Checkout(tb.find_checkout(args.source, args.suite), kind)
+    files = {tb.task_name(f): f for f in checkout.files()}
+    results = read_results(args.results)
+    device = resolve_device(args.device)
+    report = {"kind": f"tritonbench-{kind.lower()}", "device": device, "submissions": args.source,
+              "results": args.results, "n_lines": len(records), "unmatched": 0, "not_in_results": 0}
+    todo = []
+    for record in records:
+        if record["task"] is None:
+            report["unmatched"] += 1
+        elif record["id"] not in results:
+            report["not_in_results"] += 1
+        else:
+            todo.append(record)
+
+    with tempfile.TemporaryDirectory(prefix="keval-tb-judges-") as workdir:
+        runner = ScriptRunner(args.python, device, args.timeout, workdir)
+        tasks = sorted({r["task"] for r in todo})
+
+        def gold(task):
+            with open(os.path.join(checkout.data_dir, files[task]), encoding="utf-8") as f:
+                return runner.run(f"gold/{task}", files[task], f.read())
+
+        def candidate(record):
+            item = record["item"]
+            predict = item.get("predict", item.get("code"))
+            predict = predict if isinstance(predict, str) else ""
+            with open(os.path.join(checkout.data_dir, files[record["task"]]), encoding="utf-8") as f:
+                test = tb.split_file(f.read())[1]
+            program = tritonbench_code(predict, kind) + "\n" + tb.SEPARATOR + "\n" + test
+            folder = "run/" + "".join(c if c.isalnum() else "_" for c in record["id"])
+            return runner.run(folder, files[record["task"]], program)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            golds = dict(zip(tasks, pool.map(gold, tasks)))
+            runs = list(pool.map(candidate, todo))
+
+    items = []
+    exec_counts, call_counts, by_verdict = {}, {}, {}
+    examples = {"exec": {}, "call": {}}
+    for record, run in zip(todo, runs):
+        row = results[record["id"]]
+        golden = golds[record["task"]]
+        tb_call = run["rc"] == 0
+        tb_exec = tb_call and run["stdout"] == golden["stdout"]
+        verdict = row.get("verdict")
+        keval_exec = verdict == "pass"
+        keval_call = bool(row.get("call"))
+        item = {"id": record["id"], "task": record["task"], "keval_verdict": verdict,
+                "keval_reason": (row.get("reasons") or [""])[0], "keval_call": keval_call,
+                "tritonbench_call": tb_call, "tritonbench_exec": tb_exec,
+                "tritonbench_timeout": run["timeout"], "gold_rc": golden["rc"],
+                "exec": agreement(keval_exec, tb_exec), "call": agreement(keval_call, tb_call)}
+        if not tb_call:
+            item["tritonbench_stderr"] = tail(run["stderr"])
+        elif not tb_exec:
+            item["tritonbench_stdout"] = tail(run["stdout"])
+            item["gold_stdout"] = tail(golden["stdout"])
+        items.append(item)
+        for counts, key in ((exec_counts, item["exec"]), (call_counts, item["call"])):
+            counts[key] = counts.get(key, 0) + 1
+        v = by_verdict.setdefault(verdict, {"n": 0, "tritonbench_call_pass": 0, "tritonbench_exec_pass": 0})
+        v["n"] += 1
+        v["tritonbench_call_pass"] += tb_call
+        v["tritonbench_exec_pass"] += tb_exec
+        for which in ("exec", "call"):
+            if item[which].startswith("keval_"):
+                bucket = examples[which].setdefault(item[which], [])
+                if len(bucket) < MAX_EXAMPLES:
+                    bucket.append(item)
+    report.update({"n_compared": len(items), "exec": exec_counts, "call": call_counts,
+                   "by_verdict": by_verdict, "disagreements": examples, "items": items})
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
+    print_report(report)
+    return 0
+
+
+def print_report(report: dict) -> None:
+    print(f"{report['kind']}: {report['n_compared']} submissions compared on {report['device']} "
+          f"({report['unmatched']} unmatched lines, {report['not_in_results']} not in the results)")
+    for which in ("exec", "call"):
+        counts = report[which]
+        agree = counts.get("agree_pass", 0) + counts.get("agree_fail", 0)
+        print(f"{which}: agree {agree} (pass {counts.get('agree_pass', 0)}, fail {counts.get('agree_fail', 0)}), "
+              f"keval fail / TritonBench pass {counts.get('keval_fail_tritonbench_pass', 0)}, "
+              f"keval pass / TritonBench fail {counts.get('keval_pass_tritonbench_fail', 0)}")
+    print("by keval verdict (n, TritonBench call pass, TritonBench exec pass):")
+    for verdict, v in sorted(report["by_verdict"].items(), key=lambda kv: -kv[1]["n"]):
+        print(f"  {verdict:18} {v['n']:5} {v['tritonbench_call_pass']:5} {v['tritonbench_exec_pass']:5}")
+    for which in ("exec", "call"):
+        for kind, items in sorted(report["disagreements"][which].items()):
+            print(f"{which} {kind}, e.g.:")
+            for item in items:
+                why = item["keval_reason"] or item.get("tritonbench_stderr", "")
+                print(f"  {item['id']} ({item['task']}): keval {item['keval_verdict']}: {why[:160]}")

@@ -1,0 +1,132 @@
+"""The KernelBenchX adapter (`--suite kernelbenchx:PATH`) on a checkout written in KernelBenchX's
+layout (fixtures/kernelbenchx/): data/kernelbenchx_v1.json, data/kernelbenchx/<Category>/<file>.py
+(reference above the 146-# separator, test below), metrics/golden_metrics/<stem>_perf.py. Three
+tasks: an activation, a quantised matmul with precision thresholds, an in-place optimizer step
+whose function is not named as its file."""
+import json
+import os
+import shutil
+import tomllib
+
+import pytest
+
+from kb_harness import FIXTURES, adapter, keval, make_env, remove, shared_folder, verdicts
+
+CHECKOUT = FIXTURES / "kernelbenchx"
+SUBMISSIONS = FIXTURES / "kernelbenchx_submissions"
+
+
+@pytest.fixture(scope="module")
+def shared():
+    path = shared_folder()
+    yield path
+    remove(path)
+
+
+@pytest.fixture(scope="module")
+def env(shared):
+    return make_env(os.path.join(shared, "cache"))
+
+
+@pytest.fixture(scope="module")
+def suite(env, shared):
+    out = os.path.join(shared, "suite")
+    adapter(env, "kernelbenchx", "suite", "--source", CHECKOUT, "--out", out)
+    return out
+
+
+def task_toml(suite, name):
+    with open(os.path.join(suite, name, "task.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def test_a_task_per_metadata_entry_named_as_its_file(suite, env):
+    listed = keval(env, "tasks", "list", "--suite", suite).stdout
+    for name in ("clipped_relu", "matmul_w8a8", "Momentum"):
+        assert name in listed
+    assert "3 task files are valid" in keval(env, "validate", "--files-only", "--suite", f"kernelbenchx:{CHECKOUT}").stdout
+
+
+def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
+    relu = task_toml(suite, "clipped_relu")
+    assert (relu["category"], relu["difficulty"], relu["entry"], relu["dtypes"]) == ("activation", 1, "clipped_relu", ["float32"])
+    assert relu["tolerance"]["float32"]["atol"] == relu["tolerance"]["float32"]["rtol"] == 1e-5
+    assert relu["instruction"].count("Functional Description: Applies ReLU") == 1
+    assert "Wrapper Entry Information: clipped_relu(" in relu["instruction"]
+    names = [c["name"] for c in relu["cases"]]
+    assert names == ["tests", "perf_0", "perf_1", "perf_2"] and relu["cases"][0]["small"]
+    assert not any(c.get("small") for c in relu["cases"][1:])
+    # bytes and flops from the template's get_gbps/get_tflops, sized on the meta device
+    assert relu["cases"][1]["params"] == {"perf_index": 0, "bytes_moved": 2 * 1027 * 4, "flop_count": 1027}
+    quant = task_toml(suite, "matmul_w8a8")
+    tol = quant["tolerance"]["float32"]
+    assert (tol["atol"], tol["rtol"]) == (0.4, 0.05) and "cosine_sim >= 0.95" in tol["reason"]
+    assert "Quantization: weight int8, activation int8" in quant["instruction"]
+    step = task_toml(suite, "Momentum")
+    assert step["entry"] == "Momentum" and step["inplace"] and not relu["inplace"]
+    assert "`momentum_step`" in step["instruction"]
+
+
+def test_perf_inputs_make_only_the_asked_for_item(suite):
+    from keval_runner.adapters import kb_common
+
+    reference = kb_common._load(os.path.join(suite, "Momentum", "reference.py"), "kbx_test_ref_momentum")
+    marker, spec, param, grad, buf = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
+    assert marker.startswith("keval:") and param.shape == (1024,) and param.device.type == "cpu"
+    again = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
+    assert (again[2] == param).all()
+    outputs = reference.reference(marker, spec, param, grad, buf)
+    assert len(outputs) == 2 and outputs[0] is not None
+    tests = reference.reference(*reference.make_inputs({"name": "tests"}, None, 1))
+    assert [tuple(t.shape) for t in tests] == [(3, 5)] * 4
+
+
+def test_selfcheck_runs_the_test_and_perf_cases(env, shared):
+    proc = adapter(env, "kernelbenchx", "selfcheck", "--source", CHECKOUT, "--out",
+                   os.path.join(shared, "selfcheck"), "--all-cases")
+    assert "selfcheck: 3 of 3 goldens match their reference" in proc.stdout
+
+
+def test_keval_judges_kernelbenchx_submissions(env, shared):
+    """Triton submissions pass (also the in-place optimizer step named as its function); a
+    PyTorch-only one, read from KernelBenchX's own {predict, file} JSONL, is no_kernel; a `.py`
+    file carrying KernelBenchX's test below the separator is cut there."""
+    folder = os.path.join(shared, "subs")
+    shutil.copytree(SUBMISSIONS, folder)
+    separator = "#" * 146
+    with open(os.path.join(folder, "clipped_relu.py"), "a") as f:
+        f.write(f"\n{separator}\nraise SystemExit('the test part must not run as the submission')\n")
+    converted = os.path.join(shared, "subs.jsonl")
+    adapter(env, "kernelbenchx", "submissions", "--source", folder, "--out", converted, "--suite", CHECKOUT)
+    out = os.path.join(shared, "run")
+    keval(env, "run", "--suite", f"kernelbenchx:{CHECKOUT}", "--submissions", converted, "--out", out,
+          "--device", "cpu", "--no-timing", "--quiet")
+    got = {k: r["verdict"] for k, r in verdicts(out).items()}
+    assert got == {"clipped_relu": "pass", "Momentum": "pass", "clipped_relu_torch:1": "no_kernel"}
+    # the controller reads {predict, file} natively too
+    native = os.path.join(shared, "run-native")
+    keval(env, "run", "--suite", f"kernelbenchx:{CHECKOUT}", "--submissions",
+          SUBMISSIONS / "clipped_relu_torch.jsonl", "--out", native, "--device", "cpu", "--no-timing", "--quiet")
+    assert [r["verdict"] for r in verdicts(native).values()] == ["no_kernel"]
+
+
+def test_submissions_match_by_instruction_when_no_file_is_given(env, shared):
+    path = os.path.join(shared, "by-instruction.jsonl")
+    meta = json.loads((CHECKOUT / "data" / "kernelbenchx_v1.json").read_text())
+    with open(path, "w") as f:
+        text = f"Functional Description: {meta[0]['description']}\nWrapper Entry Information: {meta[0]['func_inputs']}"
+        f.write(json.dumps({"instruction": text, "predict": "def clipped_relu(x):\n    return x\n"}) + "\n")
+        f.write(json.dumps({"file": "Nowhere/missing.py", "predict": "x = 1"}) + "\n")
+    out = os.path.join(shared, "by-instruction.out.jsonl")
+    adapter(env, "kernelbenchx", "submissions", "--source", path, "--out", out, "--suite", CHECKOUT)
+    rows = [json.loads(line) for line in open(out)]
+    assert rows[0]["task"] == "clipped_relu" and rows[1]["task"].startswith("(no task:")
+
+
+def test_flatten_compares_what_kernelbenchx_compares():
+    import torch
+
+    from keval_runner.adapters import kernelbenchx_runtime as rt
+
+    out = rt.flatten({"b": [torch.ones(2), 3], "a": (1.5, None, True, "x")})
+    assert [t.dtype for t in out] == [torch.float64, torch.bool, torch.bool, torch.uint8, torch.float32, torch.int64]

@@ -1,0 +1,223 @@
+"""TritonBench-G/T adapter: the real `keval` binary on a small fixture checkout, CPU mode.
+
+fixture/ is a TritonBench checkout in miniature, written for these tests in TritonBench's format:
+two G files (a Triton add with module constants and a helper class; a Triton row softmax), one T
+file (PyTorch), the dataset JSON entries, one perf file, and an LLM_generated JSONL of 4 lines:
+1 correct, 2 runs but returns wrong values (prints nothing, so TritonBench's stdout criterion
+passes it), 3 a syntax error, 4 an instruction that matches no task.
+
+    KEVAL_PYTHON=/opt/keval-venv/bin/python /opt/keval-venv/bin/python -m pytest -q tests/adapters/tritonbench
+"""
+
+import ast
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / "runner"))
+
+from keval_runner.adapters import tritonbench as tb  # noqa: E402
+from keval_runner.adapters import tritonbench_runtime as runtime  # noqa: E402
+
+KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+FIXTURE = pathlib.Path(__file__).resolve().parent / "fixture"
+JSONL = FIXTURE / "LLM_generated" / "Bench_G_general_purpose" / "output_fixture-model_comp.jsonl"
+STEM = "output_fixture-model_comp"
+PYTHON = os.environ.get("KEVAL_PYTHON") or (
+    "/opt/keval-venv/bin/python" if os.path.exists("/opt/keval-venv/bin/python") else sys.executable)
+
+
+@pytest.fixture(scope="session")
+def env(tmp_path_factory):
+    env = dict(os.environ)
+    env.pop("TRITON_INTERPRET", None)
+    env["KEVAL_PYTHON"] = PYTHON
+    env["KEVAL_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    return env
+
+
+def keval(env, *args, check=True):
+    proc = subprocess.run([KEVAL, *map(str, args)], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"keval {' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def adapter(env, *args):
+    runner_env = dict(env, PYTHONPATH=str(REPO / "runner"))
+    return subprocess.run([PYTHON, "-m", "keval_runner.adapters", *map(str, args)], cwd=REPO,
+                          env=runner_env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def run(env, tmp_path_factory):
+    out = tmp_path_factory.mktemp("run")
+    keval(env, "run", "--suite", f"tritonbench-g:{FIXTURE}", "--submissions", f"tritonbench-g:{JSONL}",
+          "--out", out, "--device", "cpu", "--no-timing", "--jobs", "2")
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return out, {row["id"]: row for row in rows}
+
+
+@pytest.fixture(scope="session")
+def adapted_g(tmp_path_factory):
+    out = tmp_path_factory.mktemp("adapted") / "g"
+    tb.adapt_suite(str(FIXTURE), str(out), "G", set())
+    return out
+
+
+# --- keval on the fixture --------------------------------------------------------------------
+
+
+def test_run_judges_each_line(run):
+    _, rows = run
+    assert rows[f"{STEM}:1"]["task"] == "add_const" and rows[f"{STEM}:1"]["verdict"] == "pass"
+    assert rows[f"{STEM}:2"]["task"] == "row_softmax" and rows[f"{STEM}:2"]["verdict"] == "mismatch"
+    assert rows[f"{STEM}:3"]["verdict"] == "compile_error"
+    unmatched = rows[f"{STEM}:4"]
+    assert unmatched["verdict"] == "bad_submission"
+    assert "matches no tritonbench-g task" in unmatched["reasons"][0]
+
+
+def test_validate_runs_every_g_reference_as_a_submission(env):
+    proc = keval(env, "validate", "--suite", f"tritonbench-g:{FIXTURE}", "--device", "cpu", "--jobs", "2")
+    assert "every golden kernel passes (2 tasks" in proc.stdout
+
+
+def test_t_references_are_pytorch_so_validate_needs_any_code(env):
+    strict = keval(env, "validate", "--suite", f"tritonbench-t:{FIXTURE}", "--device", "cpu", check=False)
+    assert strict.returncode == 1 and "no_kernel" in strict.stdout
+    lenient = keval(env, "validate", "--suite", f"tritonbench-t:{FIXTURE}:any-code", "--device", "cpu")
+    assert "every golden kernel passes (1 tasks" in lenient.stdout
+
+
+def test_compare_judges_reports_the_wrong_values_disagreement(env, run, tmp_path):
+    out, _ = run
+    report_path = tmp_path / "judges.json"
+    proc = adapter(env, "tritonbench-g", "compare-judges", "--results", out / "results.jsonl",
+                   "--source", JSONL, "--out", report_path, "--device", "cpu", "--timeout", "120")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(report_path.read_text())
+    items = {item["id"]: item for item in report["items"]}
+    assert report["unmatched"] == 1 and report["n_compared"] == 3
+    assert items[f"{STEM}:1"]["exec"] == "agree_pass"
+    wrong = items[f"{STEM}:2"]
+    assert wrong["tritonbench_exec"] is True and wrong["keval_verdict"] == "mismatch"
+    assert wrong["exec"] == "keval_fail_tritonbench_pass"
+    assert items[f"{STEM}:3"]["tritonbench_call"] is False and items[f"{STEM}:3"]["call"] == "agree_fail"
+    assert report["exec"] == {"agree_pass": 1, "agree_fail": 1, "keval_fail_tritonbench_pass": 1}
+    assert [e["id"] for e in report["disagreements"]["exec"]["keval_fail_tritonbench_pass"]] == [f"{STEM}:2"]
+    assert "keval fail / TritonBench pass 1" in proc.stdout
+
+
+# --- the generated task folders --------------------------------------------------------------
+
+
+def test_golden_is_the_whole_reference_part(adapted_g):
+    original = (FIXTURE / "data" / "TritonBench_G_v1" / "add_const.py").read_text()
+    golden = (adapted_g / "add_const" / "golden.py").read_text()
+    assert golden == original.split(tb.SEPARATOR)[0]
+    names = tb.defined_names(ast.parse(golden))
+    assert {"BLOCK_SIZE", "OFFSET", "AddLauncher", "add_offset_kernel", "add_offset", "_launcher"} <= names
+
+
+def test_task_toml_fields_and_performance_cases(adapted_g):
+    toml = (adapted_g / "add_const" / "task.toml").read_text()
+    assert 'track = "real"' in toml and "difficulty = 1" in toml and 'entry = "tritonbench_test"' in toml
+    assert "Write a Triton kernel" not in toml  # the comp instruction comes first
+    assert "The wrapper `add_offset(x, y)` allocates the output" in toml
+    # perf inputs 2^10..2^15 elements: the middle (index 3) and the largest (index 5), sized from
+    # the perf file's own get_gbps / get_tflops on shapes alone
+    assert "params = { bench = 3, flops_n = 16384, bytes_n = 98304 }" in toml
+    assert "params = { bench = 5, flops_n = 65536, bytes_n = 393216 }" in toml
+    assert "no performance case" in (adapted_g / "row_softmax" / "task.toml").read_text()
+
+
+def test_test_part_loses_its_module_level_call(adapted_g):
+    test = (adapted_g / "add_const" / "tritonbench_test.py").read_text()
+    assert "def test_add_offset" in test and "result_gold" not in test
+
+
+def test_a_test_part_that_redefines_the_operator_loses_that_definition():
+    test = "import torch\n\n@torch.no_grad()\ndef add(x, y):\n    return x + y\n\ndef test_add():\n    return add(1, 2)\n\nr = test_add()\n"
+    source, name, notes, imports = tb.prepare_test(test, {"add"})
+    assert name == "test_add" and "def add" not in source and "@torch.no_grad" not in source
+    assert source.count("\n") == test.count("\n") and notes and imports == "import torch"
+
+
+def test_submission_lines_map_by_exact_text_only(tmp_path):
+    records = tb.match_submissions(str(JSONL), "G")
+    assert [(r["id"], r["task"], r["how"]) for r in records] == [
+        (f"{STEM}:1", "add_const", "instruction"), (f"{STEM}:2", "row_softmax", "instruction"),
+        (f"{STEM}:3", "add_const", "instruction"), (f"{STEM}:4", None, None)]
+    # a prefix of a real instruction (what substring matching would accept) matches nothing
+    truncated = tmp_path / "truncated.jsonl"
+    line = json.loads(JSONL.read_text().splitlines()[0])
+    line["instruction"] = line["instruction"][:-80]
+    truncated.write_text(json.dumps(line) + "\n")
+    record = tb.match_submissions(str(truncated), "G", str(FIXTURE))[0]
+    assert (record["task"], record["how"]) == ("add_const", "label")  # its label is the exact reference
+    line["label"] = ""
+    truncated.write_text(json.dumps(line) + "\n")
+    assert tb.match_submissions(str(truncated), "G", str(FIXTURE))[0]["task"] is None
+
+
+# --- runtime glue ----------------------------------------------------------------------------
+
+
+def test_flatten_is_deterministic_and_typed():
+    import torch
+
+    value = {"b": 1.5, "a": (torch.ones(2), None), "c": [True, "x", 3]}
+    out = runtime._keval_tb_flatten(value)
+    assert [t.dtype for t in out] == [torch.float32, torch.uint8, torch.float64, torch.bool, torch.uint8, torch.int64]
+    assert out[1].numel() == 0 and bytes(out[4].tolist()) == b"x"
+
+
+def test_performance_case_runs_through_the_runner(adapted_g, tmp_path):
+    """A performance case is not small (never run by keval on the CPU): drive the real runner
+    with it directly, golden + glue as the candidate, every check on, then the reference job."""
+    task = adapted_g / "add_const"
+    code = tmp_path / "submission.py"
+    code.write_text((task / "golden.py").read_text() + "\n\n" + (task / "submission_suffix.py").read_text())
+    case = {"name": "perf3", "params": {"bench": 3, "flops_n": 0, "bytes_n": 0}, "dtype": "float32",
+            "seeds": [5, 6], "atol": 1e-2, "rtol": 1e-2}
+    env = dict(os.environ, PYTHONPATH=str(REPO / "runner"), TRITON_INTERPRET="1")
+    proc = subprocess.Popen([PYTHON, "-m", "keval_runner"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=env, text=True)
+    assert json.loads(proc.stdout.readline())["type"] == "ready"
+    (tmp_path / "out").mkdir()
+
+    def job(kind):
+        (tmp_path / kind).mkdir()
+        request = {"op": "run", "job": kind, "kind": kind, "device": "cpu", "task_dir": str(task),
+                   "entry": "tritonbench_test", "outputs_dir": str(tmp_path / "out"),
+                   "work_dir": str(tmp_path / kind), "cases": [case], "inplace": True,
+                   "check_determinism": True, "code_file": str(code),
+                   "checks": {"guard_bytes": 256, "poison_outputs": True, "tamper": True}}
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        messages = []
+        for line in proc.stdout:
+            messages.append(json.loads(line))
+            if messages[-1]["type"] == "exit":
+                return messages
+        raise AssertionError("the runner ended")
+
+    try:
+        calls = [m for m in job("candidate") if m["type"] in ("call", "error", "tampering")]
+        compares = [m for m in job("reference") if m["type"] in ("compare", "error")]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert [c["type"] for c in calls] == ["call", "call"], calls
+    assert all(c["ok"] and c["kernels"] == ["add_offset_kernel"] and not c["output_is_input"] for c in calls)
+    assert [c["type"] for c in compares] == ["compare", "compare"], compares
+    for compare in compares:
+        (output,) = compare["outputs"]
+        assert output["shape"] == [8192] and output["n_over_tol"] == 0
