@@ -16,6 +16,7 @@ import math
 import os
 import re
 import shutil
+import tempfile
 import sys
 import time
 import tomllib
@@ -349,3 +350,16 @@ def add_selfcheck_arguments(parser) -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--tasks", default=None, help="only tasks matching this glob")
     parser.add_argument("--all-cases", action="store_true", help="also the benchmark cases (GPU)")
+
+
+def run_selfcheck(args, prefix: str, adapt) -> int:
+    """The selfcheck verb of both KernelBench adapters: adapt into args.out (or a temporary
+    folder, removed afterwards), run every golden against its reference, 0 when all pass."""
+    out = args.out or tempfile.mkdtemp(prefix=prefix)
+    adapt(out)
+    try:
+        counts = selfcheck(out, args.device, tasks_glob=args.tasks, all_cases=args.all_cases)
+    finally:
+        if not args.out:
+            shutil.rmtree(out, ignore_errors=True)
+    return 0 if counts["pass"] == counts["tasks"] else 1

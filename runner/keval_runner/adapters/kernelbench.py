@@ -19,7 +19,6 @@ import re
 import signal
 import symtable
 import sys
-import tempfile
 import warnings
 
 from . import kb_common
@@ -645,14 +644,7 @@ def _submissions(args):
 
 def _selfcheck(args):
     levels = kb_common.parse_select(args.select, "level") or None
-    out = args.out or tempfile.mkdtemp(prefix="keval-kernelbench-")
-    adapt_suite(args.source, out, levels)
-    try:
-        counts = kb_common.selfcheck(out, args.device, tasks_glob=args.tasks, all_cases=args.all_cases)
-    finally:
-        if not args.out:
-            kb_common.shutil.rmtree(out, ignore_errors=True)
-    return 0 if counts["pass"] == counts["tasks"] else 1
+    return kb_common.run_selfcheck(args, "keval-kernelbench-", lambda out: adapt_suite(args.source, out, levels))
 
 
 def main(kind: str, argv: list) -> int:

@@ -17,7 +17,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import warnings
 
 from . import kb_common
@@ -469,14 +468,8 @@ def _submissions(args):
 
 
 def _selfcheck(args):
-    out = args.out or tempfile.mkdtemp(prefix="keval-kernelbenchx-")
-    adapt_suite(args.source, out, _categories(args.select))
-    try:
-        counts = kb_common.selfcheck(out, args.device, tasks_glob=args.tasks, all_cases=args.all_cases)
-    finally:
-        if not args.out:
-            kb_common.shutil.rmtree(out, ignore_errors=True)
-    return 0 if counts["pass"] == counts["tasks"] else 1
+    return kb_common.run_selfcheck(args, "keval-kernelbenchx-",
+                                   lambda out: adapt_suite(args.source, out, _categories(args.select)))
 
 
 def main(kind: str, argv: list) -> int:
