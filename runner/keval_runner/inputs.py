@@ -7,6 +7,7 @@ bitwise the same inputs in CPU and CUDA mode. No process-wide default device is 
 would put a TorchFunctionMode in front of every torch call, slowing the timed candidate calls.
 """
 
+import collections
 import difflib
 
 import torch
@@ -45,18 +46,33 @@ def case_dict(case: dict) -> dict:
 
 
 def to_device(value, device: torch.device):
-    """Tensors (also inside list/tuple/dict arguments, one level) moved to device."""
+    """Tensors (also inside list/tuple/dict arguments, one level) copied to device: always a
+    copy, so a call that mutates its inputs never reaches the memoised originals."""
     if isinstance(value, torch.Tensor):
-        return value.to(device)
+        return value.to(device, copy=True)
     if isinstance(value, (list, tuple)):
-        return type(value)(v.to(device) if isinstance(v, torch.Tensor) else v for v in value)
+        return type(value)(v.to(device, copy=True) if isinstance(v, torch.Tensor) else v for v in value)
     if isinstance(value, dict):
-        return {k: (v.to(device) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
+        return {k: (v.to(device, copy=True) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
     return value
 
 
-def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tuple:
-    """Calls make_inputs (CPU default device) and returns a tuple of arguments on device."""
+# make_inputs results of this job, by (function, case, dtype, seed): a job builds the same
+# inputs several times (correctness call, determinism re-run, rotation sets, each baseline), and
+# large cases take seconds to draw on the CPU. Bounded; least recently used sets go first.
+_MEMO = collections.OrderedDict()
+_MEMO_LIMIT_BYTES = 8 * 1024**3
+
+
+def _bytes_of(args) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors_in(args))
+
+
+def _made_inputs(make_inputs, case: dict, seed: int) -> tuple:
+    key = (id(make_inputs), case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]
     args = make_inputs(case_dict(case), torch_dtype(case["dtype"]), seed)
     if isinstance(args, torch.Tensor):
         args = (args,)
@@ -64,7 +80,16 @@ def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tu
         args = tuple(args)
     elif not isinstance(args, tuple):
         raise TypeError(f"make_inputs returned {type(args).__name__}, expected a tuple of arguments")
-    return tuple(to_device(arg, device) for arg in args)
+    _MEMO[key] = args
+    while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
+        _MEMO.popitem(last=False)
+    return args
+
+
+def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tuple:
+    """Calls make_inputs (CPU default device; memoised per job) and returns a fresh copy of
+    the arguments on device."""
+    return tuple(to_device(arg, device) for arg in _made_inputs(make_inputs, case, seed))
 
 
 def tensors_in(args) -> list:
