@@ -9,6 +9,9 @@ KEVAL=${KEVAL:-build/keval}
 LOG=${OUT:-gpu-logs}
 mkdir -p "$LOG"
 export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpath "$KEVAL")"
+# Each step is cut at STEP_TIMEOUT seconds, so one slow step cannot take a whole device call.
+STEP_TIMEOUT=${STEP_TIMEOUT:-240}
+T="timeout -k 5 $STEP_TIMEOUT"
 CORE=vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cross_entropy,cumsum,rope,w8a16_matmul
 steps=${*:-env core demo}
 summary=()
@@ -16,16 +19,16 @@ for step in $steps; do
   start=$(date +%s)
   case $step in
     env) { nvidia-smi; $KEVAL_PYTHON -c 'import torch, triton, sys; print(sys.version, torch.__version__, triton.__version__, torch.cuda.get_device_name())'; $KEVAL --version; ls -l /dev/nvidia*; } > "$LOG/env.txt" 2>&1; rc=$? ;;
-    core) $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$? ;;
-    suite) $KEVAL validate --suite suites/keval --device cuda --jobs 2 --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
-    demo) $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda > "$LOG/demo.txt" 2>&1; rc=$?
+    core) $T $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$? ;;
+    suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs 2 --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
+    demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
-    hostile) KEVAL_HOSTILE_DEVICE=cuda $KEVAL_PYTHON -m pytest -q -x tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
-    runner-gpu) PYTHONPATH=runner $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
-    calibration) $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
-    throughput) $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda > "$LOG/throughput.txt" 2>&1; rc=$? ;;
-    repeatability) $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
-    ncu) $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
+    hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
+    runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
+    calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
+    throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda > "$LOG/throughput.txt" 2>&1; rc=$? ;;
+    repeatability) $T $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
+    ncu) $T $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
     *) echo "unknown step $step"; rc=2 ;;
   esac
   summary+=("$step: rc=$rc in $(( $(date +%s) - start ))s")
