@@ -31,9 +31,6 @@ CREATE TABLE IF NOT EXISTS case_results(
 CREATE TABLE IF NOT EXISTS samples(
   evaluation_id INTEGER REFERENCES evaluations(id), run_id INTEGER, task TEXT,
   case_name TEXT, dtype TEXT, who TEXT NOT NULL, method TEXT, samples_json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS golden_timings(
-  run_id INTEGER NOT NULL REFERENCES runs(id), task TEXT NOT NULL, task_version INTEGER,
-  outcome_json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS evaluations_by_run ON evaluations(run_id);
 CREATE INDEX IF NOT EXISTS case_results_by_eval ON case_results(evaluation_id);
 )sql";
@@ -163,12 +160,6 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
     exec("ROLLBACK");
     throw;
   }
-}
-
-int64_t Store::count(const std::string& table) const {
-  Statement query(db_, "SELECT COUNT(*) FROM " + table);
-  query.step();
-  return query.integer(0);
 }
 
 }  // namespace keval

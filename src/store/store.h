@@ -47,7 +47,6 @@ class Store {
   void put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                       int task_version, const SubmissionResult& result,
                       const EvaluationFacts* facts);
-  int64_t count(const std::string& table) const;
 
  private:
   void exec(const std::string& sql) const;
