@@ -1,6 +1,8 @@
 """Raw facts about a candidate output against the reference output (no verdicts here).
 
-Values are compared in float64 on the reference's device. Errors are taken over the
+Values are compared in float64 on the reference's device; checks between two runs of one
+candidate use the GPU whenever one side is there (a CPU compare of a 2^27-element output in
+float64 took 10 s, the GPU takes milliseconds). Errors are taken over the
 elements finite on both sides; `n_over_tol` counts those with |a-b| > atol + rtol*|ref|
 plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN and
 +Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0).
@@ -99,12 +101,19 @@ def compare_outputs(outs: list, refs: list, atol: float, rtol: float) -> list:
     return [compare_output(i, out, ref, atol, rtol) for i, (out, ref) in enumerate(zip(outs, refs))]
 
 
+def on_shared_device(a: torch.Tensor, b: torch.Tensor):
+    """a and b on one device: the GPU when either is there, else the CPU."""
+    if a.device == b.device:
+        return a, b
+    device = a.device if a.device.type != "cpu" else b.device
+    return a.to(device), b.to(device)
+
+
 def tensors_identical(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Same shape, dtype and values, NaN equal to NaN (used for mutation and determinism)."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    if a.device != b.device:
-        b = b.to(a.device)
+    a, b = on_shared_device(a, b)
     if a.element_size() == 1 and a.dtype.is_floating_point:
         # float8 has no equality kernels: compare the bytes (NaN patterns included)
         return torch.equal(a.view(torch.uint8), b.view(torch.uint8))
@@ -121,7 +130,8 @@ def max_abs_diff(outs_a: list, outs_b: list):
     for a, b in zip(outs_a, outs_b):
         if a.shape != b.shape or a.numel() == 0:
             continue
-        fa, fb = _as_float64(a), _as_float64(b.to(a.device))
+        a, b = on_shared_device(a, b)
+        fa, fb = _as_float64(a), _as_float64(b)
         both = torch.isfinite(fa) & torch.isfinite(fb)
         if bool(both.any().item()):
             value = float((fa - fb).abs()[both].max().item())

@@ -19,6 +19,8 @@ from .messages import MessageWriter, clip, write_all
 DRAIN_SECONDS = 2.0  # after the clean-up, how long output still in the pipes is read
 
 REQUIRED_RUN_FIELDS = ("kind", "task_dir", "outputs_dir", "work_dir", "cases")
+# A job that measures the GPU rather than running a task needs only its folder.
+REQUIRED_FIELDS_OF_KIND = {"ceilings": ("kind", "work_dir")}
 
 
 def _import_toolkit():
@@ -55,7 +57,8 @@ def request_problem(request) -> str:
     if not isinstance(request.get("job"), str) or not request["job"]:
         return "a probe/run request needs a non-empty string 'job'"
     if op == "run":
-        missing = [f for f in REQUIRED_RUN_FIELDS if f not in request]
+        required = REQUIRED_FIELDS_OF_KIND.get(request.get("kind"), REQUIRED_RUN_FIELDS)
+        missing = [f for f in required if f not in request]
         if request.get("kind") == "candidate" and "code_file" not in request:
             missing.append("code_file")
         if missing:
@@ -264,6 +267,9 @@ class Zygote:
         if problem:
             job = request.get("job") if isinstance(request, dict) and isinstance(request.get("job"), str) else ""
             self.protocol_error(job, "BadRequest", problem)
+            if job:  # the controller waits for a job's exit: a rejected job ends here
+                self.writer(job).send("exit", code=None, signal=None, stdout_bytes=0, stderr_bytes=0,
+                                      output_truncated=False, leftovers_killed=0, rejected=True)
             return True
         if request["op"] == "shutdown":
             return False

@@ -51,10 +51,14 @@ def test_malformed_request_gets_a_protocol_error_and_the_zygote_goes_on(runner, 
     runner.send({"op": "explode", "job": "x1"})
     error = runner.next()
     assert error["stage"] == "protocol" and error["job"] == "x1" and "explode" in error["message"]
+    # a rejected job still ends with its exit, or the controller would wait out its timeout
+    exit = runner.next()
+    assert (exit["type"], exit["job"], exit["code"], exit["rejected"]) == ("exit", "x1", None, True)
 
     runner.send({"op": "run", "job": "x2", "kind": "candidate"})
     error = runner.next()
     assert error["stage"] == "protocol" and "work_dir" in error["message"]
+    assert runner.next()["type"] == "exit"
 
     assert only(runner.run(jobs.candidate("correct", cases=[case(seeds=[1])])), "call")["ok"] is True
 

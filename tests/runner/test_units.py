@@ -119,3 +119,13 @@ def test_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
     assert seen["default"] == "cpu" and isinstance(args, tuple)
     assert args[0].device.type == "meta" and args[0].dtype == torch.float16
     assert args[1][0].device.type == "meta" and args[1][1] == 3 and args[2]["w"].device.type == "meta"
+
+
+def test_a_ceilings_request_needs_only_kind_and_work_dir():
+    # it names no task: requiring task fields made the zygote reject it (and the run wait)
+    from keval_runner.zygote import request_problem
+
+    assert request_problem({"op": "run", "job": "c1", "kind": "ceilings", "device": "cuda",
+                            "work_dir": "/tmp/x", "sandbox": {"enabled": False}}) == ""
+    assert "work_dir" in request_problem({"op": "run", "job": "c2", "kind": "ceilings"})
+    assert "task_dir" in request_problem({"op": "run", "job": "c3", "kind": "reference", "work_dir": "/tmp"})
