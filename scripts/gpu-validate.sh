@@ -11,6 +11,7 @@ mkdir -p "$LOG"
 export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpath "$KEVAL")"
 # Each step is cut at STEP_TIMEOUT seconds, so one slow step cannot take a whole device call.
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
+JOBS=${JOBS:-2}  # worker slots per GPU for core, suite and demo
 T="timeout -k 5 $STEP_TIMEOUT"
 CORE=vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cross_entropy,cumsum,rope,w8a16_matmul
 steps=${*:-env core demo}
@@ -19,9 +20,10 @@ for step in $steps; do
   start=$(date +%s)
   case $step in
     env) { nvidia-smi; $KEVAL_PYTHON -c 'import torch, triton, sys; print(sys.version, torch.__version__, triton.__version__, torch.cuda.get_device_name())'; $KEVAL --version; ls -l /dev/nvidia*; } > "$LOG/env.txt" 2>&1; rc=$? ;;
-    core) $T $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$? ;;
-    suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs 2 --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
-    demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda > "$LOG/demo.txt" 2>&1; rc=$?
+    core) $T $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --jobs "$JOBS" --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$?
+          cp /tmp/kv-core/results.jsonl "$LOG/core-results.jsonl" 2>/dev/null ;;
+    suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
+    demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda --jobs "$JOBS" > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;

@@ -3,7 +3,7 @@
 Alternating each sample keeps clock, thermal and background drift alike on both sides of a
 speedup. Each contender has its own input rotation and its own stopping rule (timing.py's);
 the loop runs until every contender has stopped. CUDA samples: L2 flush and input rotation
-outside the timed region, CUDA events around one call, host time to a device-wide synchronize
+outside the timed region (finished before the sample starts), CUDA events around one call, host time to a device-wide synchronize
 beside it. CPU samples: wall-clock.
 """
 
@@ -47,6 +47,9 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict) 
             call = contender.next_call()
             if cuda:
                 flush.zero_()
+                # Host time must start on an idle device: the flush and prepare's input refill
+                # (a 512 MiB copy takes 0.25 ms) are queued work that is not the call's.
+                _synchronize(device)
                 host_start = _clock()
                 start_event.record()
                 output = call()
