@@ -88,12 +88,19 @@ void apply_probe_capabilities(SandboxSettings& settings, const nlohmann::json& p
   }
 }
 
-nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cache_dir) const {
+std::string triton_cache_dir(const std::string& root, std::optional<int> uid) {
+  return root + "/" + (uid ? "uid-" + std::to_string(*uid) : "user-" + std::to_string(::geteuid()));
+}
+
+std::optional<int> SandboxSettings::uid_of_slot(int slot) const {
+  if (!enabled || !uid_base) return std::nullopt;
+  return slot < static_cast<int>(slot_uids.size()) ? slot_uids[slot] : *uid_base + slot;
+}
+
+nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cache_root) const {
   if (!enabled) return {{"enabled", false}};
-  nlohmann::json uid = nullptr;
-  if (uid_base) {
-    uid = slot < static_cast<int>(slot_uids.size()) ? slot_uids[slot] : *uid_base + slot;
-  }
+  std::optional<int> slot_uid = uid_of_slot(slot);
+  nlohmann::json uid = slot_uid ? nlohmann::json(*slot_uid) : nlohmann::json(nullptr);
   return {{"enabled", true},
           {"uid", uid},
           {"gid", uid},
@@ -104,11 +111,12 @@ nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cac
                        {"nproc", optional_json(processes)},
                        {"as_bytes", optional_json(address_space_bytes)}}},
           {"stdout_cap_bytes", stdout_cap_bytes},
-          {"env", {{"TRITON_CACHE_DIR", triton_cache_dir}}}};
+          {"env", {{"TRITON_CACHE_DIR", triton_cache_dir(triton_cache_root, slot_uid)}}}};
 }
 
 nlohmann::json SandboxSettings::describe() const {
-  nlohmann::json d = for_slot(0, "<per slot>");
+  nlohmann::json d = for_slot(0, "<cache>");
+  d["env"]["TRITON_CACHE_DIR"] = "<cache>/triton/uid-N (one per uid)";
   d["uid"] = uid_base ? nlohmann::json(slot_uids) : nlohmann::json(nullptr);
   d.erase("gid");
   d["warnings"] = warnings;
