@@ -9,6 +9,7 @@ would put a TorchFunctionMode in front of every torch call, slowing the timed ca
 
 import collections
 import difflib
+import os
 
 import torch
 
@@ -57,11 +58,23 @@ def to_device(value, device: torch.device):
     return value
 
 
-# make_inputs results of this job, by (function, case, dtype, seed): a job builds the same
-# inputs several times (correctness call, determinism re-run, rotation sets, each baseline), and
-# large cases take seconds to draw on the CPU. Bounded; least recently used sets go first.
+# make_inputs results, by (task, case, dtype, seed): a job builds the same inputs several times
+# (correctness call, determinism re-run, rotation sets, each baseline), and large cases take
+# seconds to draw on the CPU. The zygote fills it too (prebuild, before the fork), so the
+# candidate, reference and timing jobs of a slot draw each input set once between them.
+# Bounded; least recently used sets go first.
 _MEMO = collections.OrderedDict()
 _MEMO_LIMIT_BYTES = 8 * 1024**3
+TASK_KEY = "_keval_task_key"  # set on make_inputs by tag_task: equal in the zygote and its jobs
+
+
+def tag_task(make_inputs, task_dir: str) -> None:
+    """Names make_inputs by its task folder, so the zygote's and a job's own copies of the
+    function share memo entries (untagged functions are keyed by identity)."""
+    try:
+        setattr(make_inputs, TASK_KEY, os.path.realpath(task_dir))
+    except (AttributeError, TypeError):
+        pass
 
 
 def _bytes_of(args) -> int:
@@ -69,7 +82,7 @@ def _bytes_of(args) -> int:
 
 
 def _made_inputs(make_inputs, case: dict, seed: int) -> tuple:
-    key = (id(make_inputs), case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
+    key = (getattr(make_inputs, TASK_KEY, None) or id(make_inputs), case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
     if key in _MEMO:
         _MEMO.move_to_end(key)
         return _MEMO[key]
@@ -90,6 +103,11 @@ def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tu
     """Calls make_inputs (CPU default device; memoised per job) and returns a fresh copy of
     the arguments on device."""
     return tuple(to_device(arg, device) for arg in _made_inputs(make_inputs, case, seed))
+
+
+def prebuild(make_inputs, case: dict, seed: int) -> None:
+    """Draws one input set into the memo (in the zygote: CPU only, before forking a job)."""
+    _made_inputs(make_inputs, case, seed)
 
 
 def tensors_in(args) -> list:

@@ -7,6 +7,7 @@ stage "task" (line = the line in reference.py where known).
 import os
 
 from .errors import describe
+from .inputs import tag_task
 from .loading import REFERENCE_MODULE, load_module, require_attribute
 
 
@@ -17,6 +18,7 @@ def load_reference_module(task_dir: str, writer):
         module = load_module(path, REFERENCE_MODULE)
         require_attribute(module, "make_inputs", path)
         require_attribute(module, "reference", path)
+        tag_task(module.make_inputs, task_dir)
         return module
     except (Exception, SystemExit) as exc:
         fields = describe(exc, path)

@@ -23,6 +23,20 @@ REQUIRED_RUN_FIELDS = ("kind", "task_dir", "outputs_dir", "work_dir", "cases")
 REQUIRED_FIELDS_OF_KIND = {"ceilings": ("kind", "work_dir")}
 
 
+def _preload_compile(torch) -> None:
+    """torch.compile's modules, imported once here when the run has a torch.compile baseline:
+    each timing job would otherwise import them again (seconds) while holding the GPU lease.
+    Compiles stay in the job's process (no worker pool: the sandbox limits processes)."""
+    try:
+        import torch._dynamo  # noqa: F401
+        import torch._inductor.compile_fx  # noqa: F401
+        import torch._inductor.config as inductor_config
+
+        inductor_config.compile_threads = 1
+    except Exception as exc:
+        print(f"keval_runner: torch.compile preload failed: {exc!r}", file=sys.stderr)
+
+
 def _import_toolkit():
     """Everything the children need, loaded once here so a fork starts warm."""
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # availability checks never init CUDA
@@ -39,6 +53,8 @@ def _import_toolkit():
         import torch.profiler  # noqa: F401  (kernel profiles)
     except Exception:
         pass
+    if os.environ.get("KEVAL_PRELOAD_COMPILE") == "1":
+        _preload_compile(torch)
     from . import candidate_job, checks, child, kernel_profile, probe, reference_job, rotation, sandbox  # noqa: F401
     from .warm_up import warm_up
     warm_up(torch)
@@ -99,6 +115,9 @@ class OutputSink:
 class Zygote:
     def __init__(self, protocol_fd: int):
         self.protocol_fd = protocol_fd
+        from .shared_inputs import SharedInputs  # imports torch: only after _import_toolkit
+
+        self.shared_inputs = SharedInputs()
 
     def writer(self, job: str) -> MessageWriter:
         return MessageWriter(self.protocol_fd, job)
@@ -206,6 +225,7 @@ class Zygote:
         from .child import run_child
 
         job = request["job"]
+        self.shared_inputs.prebuild_for(request)  # before the fork: every later job inherits them
         cap = sandbox.stdout_cap(request)
         self.sweep_uid = sandbox.switched_uid(request)
         self.leftovers = 0

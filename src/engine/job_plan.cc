@@ -46,6 +46,7 @@ static nlohmann::json base_request(const std::string& kind, const Task& task,
           {"outputs_dir", std::filesystem::absolute(dirs.outputs()).string()},
           {"work_dir", std::filesystem::absolute(work_dir).string()},
           {"inplace", task.inplace},
+          {"shared_inputs", task.shared_inputs},
           {"check_determinism", false},
           {"timing", TimingSettings{false}.to_json()}};
 }

@@ -108,6 +108,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(per_slot_guess)));
   config.extra_env = {{"OMP_NUM_THREADS", threads}, {"OPENBLAS_NUM_THREADS", threads},
                       {"MKL_NUM_THREADS", threads}};
+  if (std::find(options.baselines.begin(), options.baselines.end(), "compile") != options.baselines.end()) {
+    config.extra_env["KEVAL_PRELOAD_COMPILE"] = "1";  // the zygote imports torch.compile once
+  }
   ProbedDevice probed = probe_device(options.device, config, options.out / "work" / "probe");
   config.interpret = probed.device == "cpu";
 

@@ -37,6 +37,7 @@ struct Task {
   std::vector<std::string> dtypes;
   bool inplace = false;
   bool require_kernel = true;  // false only for peer tasks judged by their own (PyTorch) rules
+  bool shared_inputs = true;   // make_inputs is CPU-only: the worker builds inputs once per slot
   std::string flops;
   std::string bytes;
   std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional

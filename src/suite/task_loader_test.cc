@@ -93,6 +93,14 @@ TEST_F(TaskLoaderTest, LoadsEveryField) {
   EXPECT_DOUBLE_EQ(case_bytes(task, task.cases[1], "float16"), 2.0 * 4096 * 4096 * 2);
 }
 
+TEST_F(TaskLoaderTest, SharedInputsDefaultsToTrueAndCanBeTurnedOff) {
+  EXPECT_TRUE(load_task(root_ / "scale").shared_inputs);
+  write_task("scale", replace(kValidToml, "flops =", "shared_inputs = false\nflops ="));
+  EXPECT_FALSE(load_task(root_ / "scale").shared_inputs);
+  EXPECT_NE(error_of(replace(kValidToml, "flops =", "shared_inputs = 1\nflops =")).find("shared_inputs"),
+            std::string::npos);
+}
+
 TEST_F(TaskLoaderTest, MisspelledFieldNamesLineAndSuggestion) {
   std::string error = error_of(replace(kValidToml, "category =", "catgory ="));
   EXPECT_NE(error.find("task.toml:4: catgory: unknown field (did you mean \"category\"?)"),

@@ -96,5 +96,8 @@ def test_every_golden_passes_its_task_on_the_cpu(tmp_path):
     """keval validate over the whole suite in CPU mode (small cases): every golden passes."""
     proc = run_keval("validate", "--suite", "suites/keval", "--device", "cpu", "--jobs", "2",
                      "--no-timing", "--out", tmp_path / "v", check=False, timeout=1500)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    failed = [f"{r['id']}: {r['verdict']}: {'; '.join(r.get('reasons') or [])[:800]}"
+              for r in read_results(tmp_path / "v") if r["verdict"] != "pass"] \
+        if (tmp_path / "v" / "results.jsonl").exists() else []
+    assert proc.returncode == 0, "\n".join(failed) + "\n" + proc.stderr[-2000:]
     assert "every golden kernel passes" in proc.stdout

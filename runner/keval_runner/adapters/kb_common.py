@@ -76,6 +76,7 @@ def task_toml(fields: dict, tolerances: dict, cases: list) -> str:
     unknown = set(fields) - set(FIELD_ORDER)
     if unknown:
         raise ValueError(f"unknown task fields {sorted(unknown)}")
+    lines.append("shared_inputs = false  # a peer's make_inputs may build on CUDA: never in the zygote")
     for dtype, (atol, rtol, reason) in tolerances.items():
         lines += ["", f"[tolerance.{dtype}]", f"atol = {toml_value(float(atol))}",
                   f"rtol = {toml_value(float(rtol))}", f"reason = {toml_value(reason)}"]

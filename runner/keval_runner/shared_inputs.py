@@ -1,0 +1,59 @@
+"""Input sets drawn once in the zygote and shared by every job of the slot (issue 4).
+
+A submission's candidate, reference and timing jobs (and the next submissions of the same task
+on this slot) use the same seeds; drawing a large case's inputs on the CPU took seconds each
+time, most of a GPU evaluation's time. Before forking a job whose request says
+`shared_inputs`, the zygote calls the task's make_inputs for each of the job's (case, seed)
+into the memo of inputs.py; the child inherits it (copy-on-write) and builds device copies.
+
+Only for tasks whose make_inputs is CPU-only (keval's own format; peer adapters write
+`shared_inputs = false`): CUDA initialised in the zygote would break every later child's CUDA.
+A failure here is only a lost speed-up: the job then draws its own inputs and reports errors.
+"""
+
+import os
+import sys
+
+from .inputs import prebuild, tag_task
+from .loading import load_module, require_attribute
+
+JOB_KINDS = ("candidate", "reference", "timing")
+
+
+class SharedInputs:
+    def __init__(self):
+        self._modules = {}  # reference.py path -> (mtime_ns, module)
+
+    def _make_inputs(self, task_dir: str):
+        path = os.path.join(task_dir, "reference.py")
+        mtime = os.stat(path).st_mtime_ns
+        cached = self._modules.get(path)
+        if cached is None or cached[0] != mtime:
+            module = load_module(path, f"keval_zygote_inputs_{len(self._modules)}")
+            require_attribute(module, "make_inputs", path)
+            tag_task(module.make_inputs, task_dir)
+            self._modules[path] = (mtime, module)
+        return self._modules[path][1].make_inputs
+
+    def prebuild_for(self, request: dict) -> int:
+        """Draws the job's input sets into the memo; returns how many (0 when not asked)."""
+        if not request.get("shared_inputs") or request.get("kind") not in JOB_KINDS:
+            return 0
+        import torch
+
+        built = 0
+        try:
+            make_inputs = self._make_inputs(request["task_dir"])
+            for case in request.get("cases") or []:
+                for seed in case.get("seeds") or []:
+                    prebuild(make_inputs, case, seed)
+                    built += 1
+        except Exception as exc:
+            print(f"keval_runner: inputs not shared ({type(exc).__name__}: {exc}); the job draws its own",
+                  file=sys.stderr)
+        if torch.cuda.is_initialized():
+            # make_inputs touched CUDA: no later fork of this process could use the GPU
+            print("keval_runner: a task's make_inputs initialised CUDA in the zygote; leaving so the "
+                  "controller starts a fresh one (set shared_inputs = false for this task)", file=sys.stderr)
+            os._exit(70)
+        return built

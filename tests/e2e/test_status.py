@@ -1,0 +1,16 @@
+"""keval validate --status: the STATUS.md row of a task, with speedups over eager and torch.compile."""
+from conftest import run_keval
+
+
+def test_status_row_has_eager_and_compile_speedups(tmp_path):
+    status = tmp_path / "STATUS.md"
+    run_keval("validate", "--suite", "suites/keval", "--tasks", "relu", "--device", "cpu",
+              "--out", tmp_path / "v", "--status", status, timeout=900)
+    rows = [line for line in status.read_text().splitlines() if line.startswith("| relu |")]
+    assert len(rows) == 1, status.read_text()
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    # task, track, verdict, case, dtype, time, GB/s, TFLOP/s, efficiency, vs eager, vs compile, note
+    assert cells[2] == "pass", rows[0]
+    assert float(cells[5]) > 0, rows[0]
+    for speedup in cells[9:11]:  # torch.compile ran (a failed compile baseline would leave "-")
+        assert speedup.endswith("x") and float(speedup[:-1]) > 0, rows[0]

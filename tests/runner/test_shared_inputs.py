@@ -1,0 +1,74 @@
+"""Inputs drawn once in the zygote and shared by the jobs of a slot (shared_inputs.py)."""
+
+import os
+import shutil
+
+from runner_harness import TASK_DIR, of_type, only
+
+COUNTING_MAKE_INPUTS = '''
+
+def make_inputs(case, dtype, seed):
+    import os
+    with open(case["log"], "a") as log:
+        log.write(f"{os.getpid()} {seed}\\n")
+    return _original_make_inputs(case, dtype, seed)
+'''
+
+
+def counting_task(tmp_path):
+    """The vec_add fixture whose make_inputs logs "pid seed" per call."""
+    task_dir = tmp_path / "counting_task"
+    shutil.copytree(TASK_DIR, task_dir)
+    reference = task_dir / "reference.py"
+    text = reference.read_text().replace("def make_inputs(", "def _original_make_inputs(")
+    reference.write_text(text + COUNTING_MAKE_INPUTS)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    os.chmod(logs, 0o777)  # a job under another uid could still log (so the test can fail)
+    os.chmod(tmp_path, 0o755)
+    return str(task_dir), str(logs / "calls.txt")
+
+
+def planned(log, seeds=(11, 12)):
+    return [{"name": "odd", "params": {"n": 1000, "log": log}, "dtype": "float32",
+             "seeds": list(seeds), "atol": 1e-6, "rtol": 1e-6}]
+
+
+def calls(log):
+    with open(log) as f:
+        return [tuple(int(v) for v in line.split()) for line in f]
+
+
+def run_candidate_then_reference(runner, jobs, task_dir, log, shared):
+    candidate = jobs.candidate("correct", cases=planned(log), task_dir=task_dir, determinism=True)
+    reference = jobs.reference(cases=planned(log), task_dir=task_dir)
+    candidate["shared_inputs"] = reference["shared_inputs"] = shared
+    assert of_type(runner.run(candidate), "error") == []
+    compares = of_type(runner.run(reference), "compare")
+    assert [c["outputs"][0]["n_over_tol"] for c in compares] == [0, 0]
+
+
+def test_shared_inputs_are_drawn_once_in_the_zygote_for_every_job(fresh_runner, jobs, tmp_path):
+    task_dir, log = counting_task(tmp_path)
+    run_candidate_then_reference(fresh_runner, jobs, task_dir, log, shared=True)
+    # candidate (call + determinism re-run) and reference: each seed drawn once, by the zygote
+    assert sorted(calls(log)) == [(fresh_runner.proc.pid, 11), (fresh_runner.proc.pid, 12)]
+
+
+def test_without_shared_inputs_each_job_draws_its_own(fresh_runner, jobs, tmp_path):
+    task_dir, log = counting_task(tmp_path)
+    run_candidate_then_reference(fresh_runner, jobs, task_dir, log, shared=False)
+    drawn = calls(log)
+    assert fresh_runner.proc.pid not in {pid for pid, _ in drawn}
+    assert sorted(seed for _, seed in drawn) == [11, 11, 12, 12]  # once per job and seed
+
+
+def test_a_broken_make_inputs_is_left_to_the_job_to_report(fresh_runner, jobs, tmp_path):
+    task_dir, log = counting_task(tmp_path)
+    with open(os.path.join(task_dir, "reference.py"), "a") as f:
+        f.write("\n\ndef make_inputs(case, dtype, seed):\n    raise ValueError('no inputs today')\n")
+    candidate = jobs.candidate("correct", cases=planned(log), task_dir=task_dir)
+    candidate["shared_inputs"] = True
+    errors = of_type(fresh_runner.run(candidate), "error")
+    assert errors and all(e["stage"] == "inputs" and "no inputs today" in e["message"] for e in errors)
+    assert only([fresh_runner.run(jobs.candidate("correct"))[-1]], "exit")["code"] == 0  # zygote still serves
