@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
-# Steps: env core demo hostile runner-gpu calibration throughput repeatability suite ncu
+# Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite ncu
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
 set -uo pipefail
@@ -25,6 +25,16 @@ for step in $steps; do
     suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$? ;;
     demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda --jobs "$JOBS" > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
+    sanitize) mkdir -p /tmp/kv-san-subs && python3 - "$LOG" <<'PY' && $T $KEVAL run --suite suites/keval --submissions /tmp/kv-san-subs/subs.jsonl --out /tmp/kv-san --device cuda --no-timing --sanitize > "$LOG/sanitize.txt" 2>&1; rc=$?
+import json, pathlib
+rows = [{"id": "relu_golden", "task": "relu", "code": pathlib.Path("suites/keval/relu/golden.py").read_text()}]
+for path in ["tests/sanitize/oob_read_discarded.py"] + [f"tests/hostile/cases/{n}.py" for n in ("oob_store_past_input", "oob_store_before_input")]:
+    name, code = pathlib.Path(path).stem, pathlib.Path(path).read_text()
+    task = next(l.split(":", 1)[1].strip() for l in code.splitlines() if l.startswith("# task:"))
+    rows.append({"id": name, "task": task, "code": code})
+pathlib.Path("/tmp/kv-san-subs/subs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+PY
+          cat /tmp/kv-san/logs/memcheck-*.log >> "$LOG/sanitize.txt" 2>/dev/null ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;

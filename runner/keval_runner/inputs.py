@@ -81,21 +81,36 @@ def _bytes_of(args) -> int:
     return sum(t.numel() * t.element_size() for t in tensors_in(args))
 
 
-def _made_inputs(make_inputs, case: dict, seed: int) -> tuple:
-    key = (getattr(make_inputs, TASK_KEY, None) or id(make_inputs), case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
-    if key in _MEMO:
-        _MEMO.move_to_end(key)
-        return _MEMO[key]
+def _memo_key(make_inputs, case: dict, seed: int) -> tuple:
+    task = getattr(make_inputs, TASK_KEY, None) or id(make_inputs)
+    return (task, case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
+
+
+def _draw(make_inputs, case: dict, seed: int) -> tuple:
+    """One call of make_inputs, its result as a tuple of arguments (no memo)."""
     args = make_inputs(case_dict(case), torch_dtype(case["dtype"]), seed)
     if isinstance(args, torch.Tensor):
-        args = (args,)
-    elif isinstance(args, list):
-        args = tuple(args)
-    elif not isinstance(args, tuple):
+        return (args,)
+    if isinstance(args, list):
+        return tuple(args)
+    if not isinstance(args, tuple):
         raise TypeError(f"make_inputs returned {type(args).__name__}, expected a tuple of arguments")
+    return args
+
+
+def _remember(key: tuple, args: tuple) -> None:
     _MEMO[key] = args
     while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
         _MEMO.popitem(last=False)
+
+
+def _made_inputs(make_inputs, case: dict, seed: int) -> tuple:
+    key = _memo_key(make_inputs, case, seed)
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+        return _MEMO[key]
+    args = _draw(make_inputs, case, seed)
+    _remember(key, args)
     return args
 
 
@@ -105,9 +120,21 @@ def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tu
     return tuple(to_device(arg, device) for arg in _made_inputs(make_inputs, case, seed))
 
 
-def prebuild(make_inputs, case: dict, seed: int) -> None:
-    """Draws one input set into the memo (in the zygote: CPU only, before forking a job)."""
-    _made_inputs(make_inputs, case, seed)
+def prebuild(make_inputs, planned: list, threads: int = 1) -> int:
+    """Draws the input sets of planned (case, seed) pairs not yet in the memo, on up to
+    `threads` threads (torch's CPU ops release the GIL; each make_inputs draws from its own
+    Generator), and remembers them. Returns how many were drawn. The first error propagates."""
+    missing = [(case, seed) for case, seed in planned if _memo_key(make_inputs, case, seed) not in _MEMO]
+    if threads > 1 and len(missing) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=min(threads, len(missing))) as pool:
+            drawn = list(pool.map(lambda item: _draw(make_inputs, *item), missing))
+    else:
+        drawn = [_draw(make_inputs, case, seed) for case, seed in missing]
+    for (case, seed), args in zip(missing, drawn):
+        _remember(_memo_key(make_inputs, case, seed), args)
+    return len(missing)
 
 
 def tensors_in(args) -> list:

@@ -6,8 +6,9 @@ time, most of a GPU evaluation's time. Before forking a job whose request says
 `shared_inputs`, the zygote calls the task's make_inputs for each of the job's (case, seed)
 into the memo of inputs.py; the child inherits it (copy-on-write) and builds device copies.
 
-Only for tasks whose make_inputs is CPU-only (keval's own format; peer adapters write
-`shared_inputs = false`): CUDA initialised in the zygote would break every later child's CUDA.
+Only for tasks whose make_inputs is CPU-only and draws from its own torch.Generator (keval's
+own format; peer adapters write `shared_inputs = false`): CUDA initialised in the zygote would
+break every later child's CUDA, and the sets are drawn on several threads at once.
 A failure here is only a lost speed-up: the job then draws its own inputs and reports errors.
 """
 
@@ -18,6 +19,9 @@ from .inputs import prebuild, tag_task
 from .loading import load_module, require_attribute
 
 JOB_KINDS = ("candidate", "reference", "timing")
+# Input sets drawn side by side: CPU random draws are single-threaded per generator, and a
+# GPU machine has cores to spare while the zygote waits (each task's Generator is its own).
+DRAW_THREADS = max(1, min(8, os.cpu_count() or 1))
 
 
 class SharedInputs:
@@ -44,10 +48,8 @@ class SharedInputs:
         built = 0
         try:
             make_inputs = self._make_inputs(request["task_dir"])
-            for case in request.get("cases") or []:
-                for seed in case.get("seeds") or []:
-                    prebuild(make_inputs, case, seed)
-                    built += 1
+            planned = [(case, seed) for case in request.get("cases") or [] for seed in case.get("seeds") or []]
+            built = prebuild(make_inputs, planned, threads=DRAW_THREADS)
         except Exception as exc:
             print(f"keval_runner: inputs not shared ({type(exc).__name__}: {exc}); the job draws its own",
                   file=sys.stderr)

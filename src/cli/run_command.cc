@@ -40,6 +40,8 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
   cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
   cmd->add_flag("--quiet", *quiet, "print no table");
+  cmd->add_flag("--sanitize", options->sanitize,
+                "also run each passing submission's small cases under compute-sanitizer memcheck (CUDA; unsandboxed)");
   auto no_sandbox = std::make_shared<bool>(false);
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   cmd->callback([=, &action] {

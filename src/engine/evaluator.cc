@@ -17,7 +17,7 @@ bool has_successful_call(const JobOutcome& candidate) {
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    std::mutex* gpu_lease) {
+                                    std::mutex* gpu_lease, JobRunner* sanitizer) {
   dirs.create();
   EvaluationFacts facts;
   facts.candidate = runner.run(candidate_request(task, settings, dirs.code_file(), dirs), settings.timeout);
@@ -26,8 +26,13 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   }
   std::error_code ignored;
   std::filesystem::remove_all(dirs.outputs(), ignored);
+  const JudgePolicy policy{task.inplace, task.require_kernel};
+  if (sanitizer && judge(facts, policy).verdict == Verdict::kPass) {
+    facts.sanitizer = sanitizer->run(sanitizer_request(task, settings, dirs.code_file(), dirs), settings.timeout);
+    std::filesystem::remove_all(dirs.root / "sanitizer" / "outputs", ignored);
+  }
   // Only a submission that is correct so far is worth GPU time.
-  if (settings.timing.enabled && judge(facts, JudgePolicy{task.inplace, task.require_kernel}).verdict == Verdict::kPass) {
+  if (settings.timing.enabled && judge(facts, policy).verdict == Verdict::kPass) {
     std::unique_lock<std::mutex> lease;
     if (gpu_lease) lease = std::unique_lock<std::mutex>(*gpu_lease);
     facts.timing = runner.run(timing_request(task, settings, dirs.code_file(), dirs), settings.timeout);

@@ -10,9 +10,10 @@ namespace keval {
 
 // `dirs.code_file()` must hold the submission's code. Correctness jobs run beside other slots'
 // jobs; the timing job (only for submissions that passed so far) holds `gpu_lease`, so timed
-// work never shares the GPU. Saved outputs are removed afterwards.
+// work never shares the GPU. Saved outputs are removed afterwards. With `sanitizer`
+// (--sanitize), a submission correct so far also runs its small cases there before timing.
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    std::mutex* gpu_lease);
+                                    std::mutex* gpu_lease, JobRunner* sanitizer = nullptr);
 
 }  // namespace keval

@@ -97,5 +97,26 @@ TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
   EXPECT_EQ(timing["baselines"][0]["name"], "golden");
 }
 
+TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBeforeTiming) {
+  std::mutex lease;
+  FakeRunner runner(&lease), sanitizer(&lease);
+  Task task = tiny_task();
+  task.cases.push_back({"big", false, json{{"n", 1 << 20}}, {{"n", 1 << 20}}, {}});
+  EvaluationFacts facts = evaluate_submission(runner, task, RunSettings{}, dirs, &lease, &sanitizer);
+  EXPECT_EQ(sanitizer.kinds, (std::vector<std::string>{"candidate"}));
+  ASSERT_TRUE(facts.sanitizer.has_value());
+  json request = sanitizer_request(task, RunSettings{}, dirs.code_file(), dirs);
+  ASSERT_EQ(request["cases"].size(), 1u);
+  EXPECT_EQ(request["cases"][0]["name"], "c");
+  EXPECT_EQ(request["cases"][0]["seeds"].size(), 1u);
+  EXPECT_EQ(request["sandbox"]["enabled"], false);
+  EXPECT_EQ(request["timing"]["enabled"], false);
+
+  FakeRunner wrong(&lease), unused(&lease);
+  wrong.over_tolerance = 1;
+  evaluate_submission(wrong, task, RunSettings{}, dirs, &lease, &unused);
+  EXPECT_TRUE(unused.kinds.empty());  // a wrong submission is not worth a memcheck run
+}
+
 }  // namespace
 }  // namespace keval

@@ -62,6 +62,24 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
   return request;
 }
 
+nlohmann::json sanitizer_request(const Task& task, const RunSettings& settings,
+                                 const std::filesystem::path& code_file, const JobDirs& dirs) {
+  Task small = task;
+  std::erase_if(small.cases, [](const TaskCase& c) { return !c.small; });
+  if (small.cases.empty()) small.cases = task.cases;
+  const auto work_dir = dirs.root / "sanitizer";
+  auto request = base_request("candidate", small, settings, dirs, work_dir);
+  request["outputs_dir"] = std::filesystem::absolute(work_dir / "outputs").string();
+  request["code_file"] = std::filesystem::absolute(code_file).string();
+  request["cases"] = plan_cases(small, settings, 1);
+  request["checks"] = settings.checks.to_json(settings.device);
+  request["checks"]["profile_kernels"] = false;
+  // compute-sanitizer attaches through the environment and /tmp, which the sandbox scrubs
+  // and replaces: this job runs unconfined (docs/trust.md).
+  request["sandbox"] = {{"enabled", false}};
+  return request;
+}
+
 nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                  const JobDirs& dirs) {
   auto request = base_request("reference", task, settings, dirs, dirs.reference());

@@ -27,6 +27,11 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
 
 nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
                                  const std::filesystem::path& code_file, const JobDirs& dirs);
+// `--sanitize`: the candidate on its small cases (one seed each) without timing, sandbox or
+// saved outputs that matter, run under compute-sanitizer memcheck (see sanitized_runner.h).
+nlohmann::json sanitizer_request(const Task& task, const RunSettings& settings,
+                                 const std::filesystem::path& code_file, const JobDirs& dirs);
+
 nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                   const JobDirs& dirs);
 // Times the submission interleaved with the run's baselines, on the correctness seeds' inputs:

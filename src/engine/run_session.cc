@@ -14,6 +14,7 @@
 #include "engine/evaluator.h"
 #include "engine/golden_record.h"
 #include "engine/sandbox_settings.h"
+#include "engine/sanitized_runner.h"
 #include "engine/uid_lease.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
@@ -264,6 +265,31 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::mutex mutex;
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
 
+  // --sanitize: per slot, a runner under compute-sanitizer, ended after each job (the tool
+  // writes its summary when the process exits).
+  std::vector<std::unique_ptr<WorkerSlot>> sanitizer_slots;
+  std::vector<std::unique_ptr<SanitizedRunner>> sanitizers;
+  if (options.sanitize) {
+    const std::string tool = find_compute_sanitizer();
+    if (settings.device != "cuda") log << "keval: --sanitize on the CPU: memcheck sees no GPU work\n";
+    for (size_t i = 0; i < slots.size(); ++i) {
+      RunnerConfig sanitized = config;
+      sanitized.log_path = options.out / "logs" / ("sanitizer-runner-" + std::to_string(i) + ".log");
+      const auto memcheck_log = options.out / "logs" / ("memcheck-" + std::to_string(i) + ".log");
+      sanitized.wrapper = memcheck_wrapper(tool, memcheck_log);
+      // Each tensor its own cudaMalloc: memcheck then knows every tensor's bounds (inside the
+      // caching allocator's segments an access past a tensor's end looked valid to it).
+      sanitized.extra_env["PYTORCH_NO_CUDA_MEMORY_CACHING"] = "1";
+      sanitizer_slots.push_back(std::make_unique<WorkerSlot>(sanitized));
+      sanitizer_slots.back()->set_gpu(slots[i]->gpu());
+      WorkerSlot* slot = sanitizer_slots.back().get();
+      sanitizers.push_back(std::make_unique<SanitizedRunner>(
+          *slot, [slot] { slot->stop(std::chrono::seconds(120)); }, memcheck_log));
+    }
+  }
+  std::map<const WorkerSlot*, JobRunner*> sanitizer_of;
+  for (size_t i = 0; i < sanitizers.size(); ++i) sanitizer_of[slots[i].get()] = sanitizers[i].get();
+
   Progress progress(log, pending.size(), options.progress, ::isatty(2));
   run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
     const size_t i = pending[p];
@@ -274,7 +300,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
     // expose an entry); it runs in the submission's module, so its kernels stay "own".
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
-    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()));
+    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
+                                                sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr);
     SubmissionResult result;
     result.id = s.id;
     result.task = s.task;

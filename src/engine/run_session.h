@@ -30,6 +30,7 @@ struct RunOptions {
   int seeds = 2;
   bool timing = true;
   bool sandbox = true;
+  bool sanitize = false;  // --sanitize: small cases again under compute-sanitizer memcheck
   bool progress = true;
   std::string submissions_label;  // what was evaluated, for the run record
 };

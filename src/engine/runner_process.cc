@@ -55,7 +55,11 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
   for (auto& item : env) envp.push_back(item.data());
   envp.push_back(nullptr);
   std::string module_flag = "-m", module = "keval_runner";
-  std::vector<char*> argv = {config_.python.data(), module_flag.data(), module.data(), nullptr};
+  std::vector<std::string> wrapper = config_.wrapper;
+  std::vector<char*> argv;
+  for (auto& part : wrapper) argv.push_back(part.data());
+  for (char* part : {config_.python.data(), module_flag.data(), module.data()}) argv.push_back(part);
+  argv.push_back(nullptr);
   std::string log = config_.log_path.empty() ? "/dev/null" : config_.log_path.string();
 
   pid_ = ::fork();
@@ -130,10 +134,10 @@ std::optional<nlohmann::json> RunnerProcess::read(std::chrono::steady_clock::tim
   }
 }
 
-void RunnerProcess::stop() {
+void RunnerProcess::stop(std::chrono::seconds grace) {
   if (pid_ <= 0) return;
   close_fd(to_runner_);  // EOF on stdin asks the zygote to leave
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  auto deadline = std::chrono::steady_clock::now() + grace;
   int status = 0;
   while (::waitpid(pid_, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {

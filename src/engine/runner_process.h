@@ -25,6 +25,7 @@ struct RunnerConfig {
   bool interpret = false;            // TRITON_INTERPRET=1 (CPU mode)
   std::filesystem::path log_path;    // the zygote's stderr
   std::map<std::string, std::string> extra_env;
+  std::vector<std::string> wrapper;  // argv before python (e.g. compute-sanitizer and its flags)
 };
 
 class RunnerProcess {
@@ -39,7 +40,8 @@ class RunnerProcess {
   void send(const nlohmann::json& request);
   // The next message, or nullopt when `deadline` passes first. Throws HarnessError at EOF.
   std::optional<nlohmann::json> read(std::chrono::steady_clock::time_point deadline);
-  void stop();
+  // Closes the zygote's stdin and waits up to `grace` for it to leave, then kills its group.
+  void stop(std::chrono::seconds grace = std::chrono::seconds(5));
   bool running() const { return pid_ > 0; }
   const nlohmann::json& ready_info() const { return ready_; }
 

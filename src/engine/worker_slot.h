@@ -21,6 +21,10 @@ class WorkerSlot : public JobRunner {
   // The GPU this slot's jobs use (the request's "gpu").
   void set_gpu(int gpu) { gpu_ = gpu; }
   int gpu() const { return gpu_; }
+  // Ends the runner process (a later job starts a new one), waiting up to `grace` for it.
+  void stop(std::chrono::seconds grace) {
+    if (process_) process_->stop(grace);
+  }
   const nlohmann::json& ready_info() const { return process_->ready_info(); }
 
  private:

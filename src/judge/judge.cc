@@ -303,6 +303,24 @@ std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePoli
   return judge_fallback(job, policy);
 }
 
+// --sanitize: memcheck's errors are out-of-bounds (or freed, misaligned) accesses; a job whose
+// log holds no summary means the tool never ran, which must not read as a clean check.
+std::optional<Judgement> judge_memcheck(const JobOutcome& job) {
+  for (const json* report : job.of_type("memcheck")) {
+    if (!report->value("summary_found", false)) {
+      return Judgement{Verdict::kCrash, {"harness: compute-sanitizer wrote no error summary (" +
+                                         exit_text(job) + "; log " + report->value("log", "?") + ")"}};
+    }
+    long long errors = report->value("errors", 0LL);
+    if (errors > 0) {
+      std::string first = names_text(report->value("first_errors", json::array()));
+      return Judgement{Verdict::kOutOfBounds, {"compute-sanitizer memcheck found " + std::to_string(errors) +
+                                               " error(s) on the small cases" + (first.empty() ? "" : ": " + first)}};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy);
@@ -337,6 +355,9 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
               {where(*check) + "two runs on the same inputs differ (max abs diff " +
                number((*check)["max_abs_diff"]) + ")"}};
     }
+  }
+  if (facts.sanitizer) {
+    if (auto failure = judge_memcheck(*facts.sanitizer)) return *failure;
   }
   if (facts.timing) {
     if (auto failure = judge_timing_job(*facts.timing, policy)) return *failure;
