@@ -1,5 +1,7 @@
 #include "engine/evaluator.h"
 
+#include <shared_mutex>
+
 #include "judge/judge.h"
 
 namespace keval {
@@ -17,24 +19,31 @@ bool has_successful_call(const JobOutcome& candidate) {
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    std::mutex* gpu_lease, JobRunner* sanitizer) {
+                                    DeviceLease* lease, JobRunner* sanitizer) {
   dirs.create();
   EvaluationFacts facts;
-  facts.candidate = runner.run(candidate_request(task, settings, dirs.code_file(), dirs), settings.timeout);
+  // Correctness jobs share the device; each takes its share anew, so a waiting timing job
+  // gets the device between two of them.
+  auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
+    std::shared_lock<DeviceLease> share;
+    if (lease) share = std::shared_lock<DeviceLease>(*lease);
+    return on.run(request, settings.timeout);
+  };
+  facts.candidate = shared_run(runner, candidate_request(task, settings, dirs.code_file(), dirs));
   if (facts.candidate.done && has_successful_call(facts.candidate)) {
-    facts.reference = runner.run(reference_request(task, settings, dirs), settings.timeout);
+    facts.reference = shared_run(runner, reference_request(task, settings, dirs));
   }
   std::error_code ignored;
   std::filesystem::remove_all(dirs.outputs(), ignored);
   const JudgePolicy policy{task.inplace, task.require_kernel};
   if (sanitizer && judge(facts, policy).verdict == Verdict::kPass) {
-    facts.sanitizer = sanitizer->run(sanitizer_request(task, settings, dirs.code_file(), dirs), settings.timeout);
+    facts.sanitizer = shared_run(*sanitizer, sanitizer_request(task, settings, dirs.code_file(), dirs));
     std::filesystem::remove_all(dirs.root / "sanitizer" / "outputs", ignored);
   }
   // Only a submission that is correct so far is worth GPU time.
   if (settings.timing.enabled && judge(facts, policy).verdict == Verdict::kPass) {
-    std::unique_lock<std::mutex> lease;
-    if (gpu_lease) lease = std::unique_lock<std::mutex>(*gpu_lease);
+    std::unique_lock<DeviceLease> alone;
+    if (lease) alone = std::unique_lock<DeviceLease>(*lease);
     facts.timing = runner.run(timing_request(task, settings, dirs.code_file(), dirs), settings.timeout);
   }
   return facts;

@@ -1,19 +1,18 @@
 #pragma once
 // Runs one submission through its jobs: correctness (candidate), comparison (reference), timing.
-#include <mutex>
-
+#include "engine/device_lease.h"
 #include "engine/job_plan.h"
 #include "engine/job_runner.h"
 #include "judge/evaluation_facts.h"
 
 namespace keval {
 
-// `dirs.code_file()` must hold the submission's code. Correctness jobs run beside other slots'
-// jobs; the timing job (only for submissions that passed so far) holds `gpu_lease`, so timed
-// work never shares the GPU. Saved outputs are removed afterwards. With `sanitizer`
+// `dirs.code_file()` must hold the submission's code. Correctness jobs share `lease` with
+// other slots' correctness jobs; the timing job (only for submissions that passed so far)
+// holds it alone, so timed work never shares the GPU. Saved outputs are removed afterwards. With `sanitizer`
 // (--sanitize), a submission correct so far also runs its small cases there before timing.
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    std::mutex* gpu_lease, JobRunner* sanitizer = nullptr);
+                                    DeviceLease* lease, JobRunner* sanitizer = nullptr);
 
 }  // namespace keval

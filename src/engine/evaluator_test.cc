@@ -12,12 +12,17 @@ using nlohmann::json;
 // Answers each job kind from a script and records what was asked and whether the lease was held.
 class FakeRunner : public JobRunner {
  public:
-  explicit FakeRunner(std::mutex* lease) : lease_(lease) {}
+  explicit FakeRunner(DeviceLease* lease) : lease_(lease) {}
   JobOutcome run(json request, std::chrono::milliseconds) override {
     const std::string kind = request["kind"];
     kinds.push_back(kind);
-    if (kind == "timing") lease_held_during_timing = !lease_->try_lock();
-    if (kind == "timing" && !lease_held_during_timing) lease_->unlock();
+    if (kind == "timing") {
+      lease_held_during_timing = !lease_->try_lock_shared();
+      if (!lease_held_during_timing) lease_->unlock_shared();
+    } else {
+      shared_during_correctness = !lease_->try_lock();  // held shared: not free to have alone
+      if (!shared_during_correctness) lease_->unlock();
+    }
     JobOutcome out;
     out.done = true;
     out.exit_code = 0;
@@ -39,10 +44,11 @@ class FakeRunner : public JobRunner {
   }
   std::vector<std::string> kinds;
   bool lease_held_during_timing = false;
+  bool shared_during_correctness = false;
   long long over_tolerance = 0;
 
  private:
-  std::mutex* lease_;
+  DeviceLease* lease_;
 };
 
 Task tiny_task() {
@@ -63,17 +69,18 @@ class EvaluatorTest : public ::testing::Test {
 };
 
 TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
-  std::mutex lease;
+  DeviceLease lease;
   FakeRunner runner(&lease);
   RunSettings settings;
   EvaluationFacts facts = evaluate_submission(runner, tiny_task(), settings, dirs, &lease);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing"}));
   EXPECT_TRUE(runner.lease_held_during_timing);
+  EXPECT_TRUE(runner.shared_during_correctness);
   ASSERT_TRUE(facts.timing.has_value());
 }
 
 TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {
-  std::mutex lease;
+  DeviceLease lease;
   FakeRunner runner(&lease);
   runner.over_tolerance = 3;
   EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
@@ -98,7 +105,7 @@ TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
 }
 
 TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBeforeTiming) {
-  std::mutex lease;
+  DeviceLease lease;
   FakeRunner runner(&lease), sanitizer(&lease);
   Task task = tiny_task();
   task.cases.push_back({"big", false, json{{"n", 1 << 20}}, {{"n", 1 << 20}}, {}});

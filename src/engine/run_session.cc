@@ -258,9 +258,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     slots[i]->set_gpu(gpus[i % gpus.size()]);
     slots[i]->set_fresh_process_per_job(options.fresh_process_per_job);
   }
-  // One timing lease per GPU: timed work never shares a GPU (on the CPU, timing shares nothing
-  // either: wall-clock samples of two interpreters on two cores would disturb each other).
-  std::map<int, std::mutex> leases;
+  // One lease per GPU: correctness jobs share it, a timing job has it alone, so timed work never
+  // shares a GPU with another job's kernels (on the CPU, timing shares nothing either: wall-clock
+  // samples of two interpreters on two cores would disturb each other).
+  std::map<int, DeviceLease> leases;
   for (int g : gpus) leases[g];
   std::mutex mutex;
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();

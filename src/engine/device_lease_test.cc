@@ -1,0 +1,73 @@
+#include "engine/device_lease.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <shared_mutex>
+#include <thread>
+
+namespace keval {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(DeviceLease, CorrectnessJobsShareTheDevice) {
+  DeviceLease lease;
+  lease.lock_shared();
+  std::atomic<bool> second{false};
+  std::thread other([&] {
+    lease.lock_shared();
+    second = true;
+    lease.unlock_shared();
+  });
+  other.join();  // would hang if sharing were exclusive
+  EXPECT_TRUE(second);
+  lease.unlock_shared();
+}
+
+TEST(DeviceLease, TimingWaitsForRunningJobsAndBlocksNewOnes) {
+  DeviceLease lease;
+  lease.lock_shared();  // a correctness job is running
+  std::atomic<bool> timing_in{false}, late_job_in{false};
+  std::thread timing([&] {
+    lease.lock();
+    timing_in = true;
+    std::this_thread::sleep_for(50ms);
+    EXPECT_FALSE(late_job_in);  // nothing started beside the timed work
+    lease.unlock();
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(timing_in);  // the running job still holds the device
+  std::thread late_job([&] {
+    lease.lock_shared();  // arrives while timing waits: must go after it
+    late_job_in = true;
+    EXPECT_TRUE(timing_in);
+    lease.unlock_shared();
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(late_job_in);
+  lease.unlock_shared();  // the running job ends: timing goes, then the late job
+  timing.join();
+  late_job.join();
+  EXPECT_TRUE(timing_in && late_job_in);
+}
+
+TEST(DeviceLease, TimingJobsTakeTurns) {
+  DeviceLease lease;
+  std::atomic<int> inside{0}, most{0};
+  std::vector<std::thread> jobs;
+  for (int i = 0; i < 4; ++i) {
+    jobs.emplace_back([&] {
+      std::unique_lock<DeviceLease> alone(lease);
+      most = std::max(most.load(), ++inside);
+      std::this_thread::sleep_for(5ms);
+      --inside;
+    });
+  }
+  for (auto& job : jobs) job.join();
+  EXPECT_EQ(most, 1);
+}
+
+}  // namespace
+}  // namespace keval
