@@ -76,7 +76,8 @@ def needed_paths(request: dict, settings: dict) -> list:
     paths = [request.get("work_dir"), request.get("outputs_dir"), request.get("task_dir"),
              os.path.dirname(request.get("code_file") or ""),
              os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the runner package's root
-             (settings.get("env") or {}).get("TRITON_CACHE_DIR"), sys.prefix, sys.base_prefix]
+             (settings.get("env") or {}).get("TRITON_CACHE_DIR"),
+             (settings.get("env") or {}).get("TORCHINDUCTOR_CACHE_DIR"), sys.prefix, sys.base_prefix]
     paths += [os.path.dirname(b.get("code_file") or "") for b in request.get("baselines") or []]
     paths += [p for p in sys.path if p]
     return [p for p in paths if p]

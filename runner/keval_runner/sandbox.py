@@ -239,6 +239,11 @@ def triton_cache_dir(settings: dict):
     return settings["env"].get("TRITON_CACHE_DIR") or os.environ.get("TRITON_CACHE_DIR") or None
 
 
+def cache_dirs(settings: dict) -> list:
+    """The compile caches the job writes (Triton's; Inductor's when the controller names one)."""
+    return [d for d in (triton_cache_dir(settings), settings["env"].get("TORCHINDUCTOR_CACHE_DIR")) if d]
+
+
 def scrub_environment(settings: dict, home: str, tmpdir: str, uid: int) -> None:
     kept = {name: os.environ[name] for name in ENV_WHITELIST if name in os.environ}
     user = f"keval-{uid}"  # getpass.getuser() (torch.profiler, caches) then needs no passwd entry
@@ -282,13 +287,13 @@ def apply(settings: dict, request: dict) -> dict:
     tmpdir = os.path.join(work_dir, "tmp") if work_dir else tempfile.gettempdir()
     if work_dir:
         os.makedirs(tmpdir, exist_ok=True)
-    cache = triton_cache_dir(settings)
-    if cache:
+    caches = cache_dirs(settings)
+    for cache in caches:
         os.makedirs(cache, exist_ok=True)
     if switching:
         gid = settings["gid"]
         keep = {os.path.join(work_dir, n) for n in ("stdout.txt", "stderr.txt")} if work_dir else set()
-        for folder in (work_dir, request.get("outputs_dir"), cache):
+        for folder in (work_dir, request.get("outputs_dir"), *caches):
             if not folder:
                 continue
             os.makedirs(folder, exist_ok=True)

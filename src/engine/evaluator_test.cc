@@ -104,6 +104,17 @@ TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
   EXPECT_EQ(timing["baselines"][0]["name"], "golden");
 }
 
+TEST_F(EvaluatorTest, ReferenceJobWarmsTorchCompileOnTheTimedCasesOnlyWhenItIsABaseline) {
+  RunSettings settings;
+  EXPECT_FALSE(reference_request(tiny_task(), settings, dirs).contains("warm_compile"));
+  settings.baselines = {"eager", "compile"};
+  json request = reference_request(tiny_task(), settings, dirs);
+  ASSERT_TRUE(request.contains("warm_compile")) << request.dump();
+  EXPECT_EQ(request["warm_compile"], json::parse(R"([{"name": "c", "dtype": "float32"}])"));
+  settings.timing.enabled = false;
+  EXPECT_FALSE(reference_request(tiny_task(), settings, dirs).contains("warm_compile"));
+}
+
 TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBeforeTiming) {
   DeviceLease lease;
   FakeRunner runner(&lease), sanitizer(&lease);

@@ -84,6 +84,16 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                  const JobDirs& dirs) {
   auto request = base_request("reference", task, settings, dirs, dirs.reference());
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  const auto& baselines = settings.baselines;
+  if (settings.timing.enabled && std::find(baselines.begin(), baselines.end(), "compile") != baselines.end()) {
+    // torch.compile's compile, here (sharing the GPU) rather than in the timing job (alone on it)
+    nlohmann::json timed = nlohmann::json::array();
+    const nlohmann::json timing = timing_request(task, settings, dirs.code_file(), dirs);  // outlives the loop
+    for (const auto& planned : timing["cases"]) {
+      timed.push_back({{"name", planned["name"]}, {"dtype", planned["dtype"]}});
+    }
+    request["warm_compile"] = timed;
+  }
   return request;
 }
 

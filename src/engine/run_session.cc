@@ -74,12 +74,11 @@ nlohmann::json environment_of(const nlohmann::json& probe, const std::string& de
                                             : "wall-clock under the Triton interpreter: indicative only"}};
 }
 
-// Root of Triton's compile caches (one per uid), kept across runs: compiles are the slow part.
-// Not under $HOME: a job running as an unprivileged uid must be able to reach it.
-std::string triton_cache_root() {
+// Root of the compile caches (Triton's and Inductor's, one folder per uid), kept across runs:
+// compiles are the slow part. Not under $HOME: a job running as another uid must reach it.
+std::string compile_cache_root() {
   const char* base = std::getenv("KEVAL_CACHE_DIR");
-  std::filesystem::path root = base && *base ? base : "/var/tmp/keval-cache";
-  return (root / "triton").string();
+  return base && *base ? base : "/var/tmp/keval-cache";
 }
 
 std::string submission_suffix(const Task& task) {
@@ -147,7 +146,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                work_root.string());
   }
   auto slot_sandbox = [&](int slot) {
-    return sandbox.for_slot(slot, triton_cache_root());
+    return sandbox.for_slot(slot, compile_cache_root());
   };
   probed.first_slot->set_sandbox(slot_sandbox(0));
   nlohmann::json environment = environment_of(probed.probe, settings.device, config);

@@ -88,8 +88,8 @@ void apply_probe_capabilities(SandboxSettings& settings, const nlohmann::json& p
   }
 }
 
-std::string triton_cache_dir(const std::string& root, std::optional<int> uid) {
-  return root + "/" + (uid ? "uid-" + std::to_string(*uid) : "user-" + std::to_string(::geteuid()));
+std::string cache_dir_of(const std::string& root, const std::string& kind, std::optional<int> uid) {
+  return root + "/" + kind + "/" + (uid ? "uid-" + std::to_string(*uid) : "user-" + std::to_string(::geteuid()));
 }
 
 std::optional<int> SandboxSettings::uid_of_slot(int slot) const {
@@ -97,7 +97,7 @@ std::optional<int> SandboxSettings::uid_of_slot(int slot) const {
   return slot < static_cast<int>(slot_uids.size()) ? slot_uids[slot] : *uid_base + slot;
 }
 
-nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cache_root) const {
+nlohmann::json SandboxSettings::for_slot(int slot, const std::string& cache_root) const {
   if (!enabled) return {{"enabled", false}};
   std::optional<int> slot_uid = uid_of_slot(slot);
   nlohmann::json uid = slot_uid ? nlohmann::json(*slot_uid) : nlohmann::json(nullptr);
@@ -111,12 +111,14 @@ nlohmann::json SandboxSettings::for_slot(int slot, const std::string& triton_cac
                        {"nproc", optional_json(processes)},
                        {"as_bytes", optional_json(address_space_bytes)}}},
           {"stdout_cap_bytes", stdout_cap_bytes},
-          {"env", {{"TRITON_CACHE_DIR", triton_cache_dir(triton_cache_root, slot_uid)}}}};
+          {"env", {{"TRITON_CACHE_DIR", cache_dir_of(cache_root, "triton", slot_uid)},
+                   {"TORCHINDUCTOR_CACHE_DIR", cache_dir_of(cache_root, "inductor", slot_uid)}}}};
 }
 
 nlohmann::json SandboxSettings::describe() const {
   nlohmann::json d = for_slot(0, "<cache>");
   d["env"]["TRITON_CACHE_DIR"] = "<cache>/triton/uid-N (one per uid)";
+  d["env"]["TORCHINDUCTOR_CACHE_DIR"] = "<cache>/inductor/uid-N (one per uid)";
   d["uid"] = uid_base ? nlohmann::json(slot_uids) : nlohmann::json(nullptr);
   d.erase("gid");
   d["warnings"] = warnings;

@@ -24,16 +24,16 @@ struct SandboxSettings {
 
   // The uid slot `slot` runs as (none when jobs keep the controller's uid).
   std::optional<int> uid_of_slot(int slot) const;
-  // The request's "sandbox" object for worker slot `slot`; its Triton cache lies below
-  // `triton_cache_root`, one folder per uid (see triton_cache_dir).
-  nlohmann::json for_slot(int slot, const std::string& triton_cache_root) const;
+  // The request's "sandbox" object for worker slot `slot`; its Triton and Inductor (torch.compile)
+  // caches lie below `cache_root`, one folder per uid (see cache_dir_of).
+  nlohmann::json for_slot(int slot, const std::string& cache_root) const;
   nlohmann::json describe() const;  // for the run record
 };
 
-// Triton's compile cache for jobs running as `uid` (or, unsandboxed, as this process's user):
-// one folder per uid, never per slot, because a job hands the folder to its uid, and two runs
-// at once lease different uids for the same slot number.
-std::string triton_cache_dir(const std::string& root, std::optional<int> uid);
+// A compile cache (`kind`: "triton" or "inductor") for jobs running as `uid` (or, unsandboxed,
+// as this process's user): one folder per uid, never per slot, because a job hands the folder
+// to its uid, and two runs at once lease different uids for the same slot number.
+std::string cache_dir_of(const std::string& root, const std::string& kind, std::optional<int> uid);
 
 // Defaults for a device mode and job timeout, reduced to what this machine allows:
 // a uid switch needs root and a Python installation other users can read.

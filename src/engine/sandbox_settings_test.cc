@@ -14,14 +14,15 @@ TEST(SandboxSettings, TritonCacheIsPerLeasedUidNotPerSlot) {
   first.uid_base = second.uid_base = 61000;
   first.slot_uids = {61000, 61001};
   second.slot_uids = {61002, 61003};
-  EXPECT_EQ(first.for_slot(0, "/c")["env"]["TRITON_CACHE_DIR"], "/c/uid-61000");
-  EXPECT_EQ(second.for_slot(0, "/c")["env"]["TRITON_CACHE_DIR"], "/c/uid-61002");
+  EXPECT_EQ(first.for_slot(0, "/c")["env"]["TRITON_CACHE_DIR"], "/c/triton/uid-61000");
+  EXPECT_EQ(second.for_slot(0, "/c")["env"]["TRITON_CACHE_DIR"], "/c/triton/uid-61002");
   EXPECT_EQ(second.for_slot(1, "/c")["uid"], 61003);
+  EXPECT_EQ(second.for_slot(1, "/c")["env"]["TORCHINDUCTOR_CACHE_DIR"], "/c/inductor/uid-61003");
 }
 
 TEST(SandboxSettings, WithoutUidSwitchTheCacheIsTheInvokingUsers) {
   SandboxSettings settings;
-  EXPECT_EQ(settings.for_slot(3, "/c")["env"]["TRITON_CACHE_DIR"], "/c/user-" + std::to_string(::geteuid()));
+  EXPECT_EQ(settings.for_slot(3, "/c")["env"]["TRITON_CACHE_DIR"], "/c/triton/user-" + std::to_string(::geteuid()));
   EXPECT_TRUE(settings.for_slot(3, "/c")["uid"].is_null());
   settings.enabled = false;
   EXPECT_FALSE(settings.for_slot(0, "/c").contains("env"));

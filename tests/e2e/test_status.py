@@ -1,4 +1,7 @@
 """keval validate --status: the STATUS.md row of a task, with speedups over eager and torch.compile."""
+import json
+import sqlite3
+
 from conftest import run_keval
 
 
@@ -14,3 +17,8 @@ def test_status_row_has_eager_and_compile_speedups(tmp_path):
     assert float(cells[5]) > 0, rows[0]
     for speedup in cells[9:11]:  # torch.compile ran (a failed compile baseline would leave "-")
         assert speedup.endswith("x") and float(speedup[:-1]) > 0, rows[0]
+    # torch.compile was compiled in the reference job (sharing the device), not while timing
+    db = sqlite3.connect(tmp_path / "v" / "keval.db")
+    [(facts,)] = db.execute("SELECT facts_json FROM evaluations").fetchall()
+    warm = [m for m in json.loads(facts)["reference"]["messages"] if m["type"] == "compile_warm_up"]
+    assert warm and warm[0]["ok"] is True, warm
