@@ -9,6 +9,7 @@ beside it. CPU samples: wall-clock.
 
 import torch
 
+from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
 
@@ -23,6 +24,7 @@ class Contender:
         self.samples = []
         self.host_samples = []
         self.reason = None
+        self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -30,9 +32,13 @@ class Contender:
         return call
 
 
-def measure_interleaved(contenders: list, device: torch.device, settings: dict) -> None:
-    """Fills each contender's samples, host_samples and reason."""
+def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open") -> None:
+    """Fills each contender's samples, host_samples and reason. `clock` reads the SM clock
+    after each sample (default: NVML on CUDA, none on the CPU); a sample taken under 75% of the
+    default SM clock is discarded."""
     cuda = device.type == "cuda"
+    if clock == "open":
+        clock = SmClock.open(device) if cuda else None
     for contender in contenders:
         for _ in range(int(settings.get("warmup", 0))):
             contender.next_call()()
@@ -55,12 +61,18 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict) 
                 output = call()
                 end_event.record()
                 _synchronize()  # every stream: work hidden from the events shows here
-                contender.host_samples.append((_clock() - host_start) * 1e3)
-                contender.samples.append(start_event.elapsed_time(end_event))
+                host_ms = (_clock() - host_start) * 1e3
+                event_ms = start_event.elapsed_time(end_event)
             else:
                 start = _clock()
                 output = call()
-                contender.samples.append((_clock() - start) * 1e3)
+                event_ms, host_ms = (_clock() - start) * 1e3, None
+            if clock is not None and too_slow(clock.current_mhz(), clock.default_mhz):
+                contender.low_clock_discarded += 1
+            else:
+                contender.samples.append(event_ms)
+                if host_ms is not None:
+                    contender.host_samples.append(host_ms)
             if contender.observe is not None:
                 contender.observe(len(contender.samples) - 1, output)
             output = None
@@ -74,4 +86,4 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
     return {"who": contender.who, "method": "cuda_event_cold_l2" if cuda else "wall_clock",
             "samples_ms": contender.samples,
             "host_samples_ms": contender.host_samples if cuda else None,
-            "stop_reason": contender.reason}
+            "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded}

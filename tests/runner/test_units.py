@@ -129,3 +129,29 @@ def test_a_ceilings_request_needs_only_kind_and_work_dir():
                             "work_dir": "/tmp/x", "sandbox": {"enabled": False}}) == ""
     assert "work_dir" in request_problem({"op": "run", "job": "c2", "kind": "ceilings"})
     assert "task_dir" in request_problem({"op": "run", "job": "c3", "kind": "reference", "work_dir": "/tmp"})
+
+
+def test_samples_taken_under_75_percent_of_the_default_sm_clock_are_discarded():
+    from keval_runner.interleaved_timing import Contender, measure_interleaved, timing_fields
+
+    class FakeClock:  # 2000 MHz default; every third sample taken at 1400 MHz (70%)
+        default_mhz = 2000
+        reads = 0
+
+        def current_mhz(self):
+            FakeClock.reads += 1
+            return 1400 if FakeClock.reads % 3 == 0 else 1600  # 80% is kept
+
+    contender = Contender("candidate", lambda k: (lambda: torch.zeros(4)))
+    settings = {"warmup": 0, "min_samples": 10, "max_samples": 12, "max_seconds": 5.0, "target_rel_stdev": 0.0}
+    measure_interleaved([contender], torch.device("cpu"), settings, clock=FakeClock())
+    fields = timing_fields(contender, torch.device("cpu"))
+    assert fields["low_clock_discarded"] == FakeClock.reads // 3 > 0
+    assert len(fields["samples_ms"]) == FakeClock.reads - fields["low_clock_discarded"]
+
+
+def test_unknown_clocks_never_discard():
+    from keval_runner.sm_clock import too_slow
+
+    assert too_slow(1000, 2000) and not too_slow(1600, 2000)
+    assert not too_slow(None, 2000) and not too_slow(1000, None)
