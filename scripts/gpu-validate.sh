@@ -38,7 +38,7 @@ PY
     hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
-    throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda > "$LOG/throughput.txt" 2>&1; rc=$? ;;
+    throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
     repeatability) $T $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
     ncu) $T $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
     *) echo "unknown step $step"; rc=2 ;;
