@@ -2,6 +2,7 @@
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite ncu
+#        peers peers-llm (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
 set -uo pipefail
@@ -35,6 +36,19 @@ for path in ["tests/sanitize/oob_read_discarded.py"] + [f"tests/hostile/cases/{n
 pathlib.Path("/tmp/kv-san-subs/subs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
 PY
           cat /tmp/kv-san/logs/memcheck-*.log >> "$LOG/sanitize.txt" 2>/dev/null ;;
+    peers) P=${PEERS:-.device/peers}  # exported peer checkouts (never committed)
+          { for suite in tritonbench-g:$P/TritonBench tritonbench-t:$P/TritonBench:any-code; do
+              echo "== validate $suite"; $T $KEVAL validate --suite "$suite" --device cuda --no-timing --jobs "$JOBS" --out "/tmp/kv-${suite%%:*}" | tail -n 40
+            done
+            for peer in kernelbench:KernelBench kernelbenchx:KernelBenchX; do
+              echo "== selfcheck ${peer%%:*}"; PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "${peer%%:*}" selfcheck --source "$P/${peer#*:}" --all-cases --device cuda | tail -n 40
+            done; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
+    peers-llm) P=${PEERS:-.device/peers}
+          { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
+              kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")
+              echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
+              PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "$kind" compare-judges --results "$out/results.jsonl" --source "$src" --out "$out/judges.json" --device cuda | tail -n 20
+            done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
