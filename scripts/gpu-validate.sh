@@ -2,7 +2,7 @@
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite ncu
-#        peers peers-llm (peer checkouts exported under $PEERS, default .device/peers)
+#        peers peers-llm kernelbench-refs (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
 set -uo pipefail
@@ -43,6 +43,22 @@ PY
             for peer in kernelbench:KernelBench kernelbenchx:KernelBenchX; do
               echo "== selfcheck ${peer%%:*}"; PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "${peer%%:*}" selfcheck --source "$P/${peer#*:}" --all-cases --device cuda | tail -n 40
             done; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
+    kernelbench-refs) P=${PEERS:-.device/peers}; mkdir -p /tmp/kv-kb
+          # 20 level-1 and 10 level-2 problems: the reference as ModelNew (expect pass under
+          # any-code) and a broken one (outputs off by 10% + 0.1, beyond the 1e-2 tolerance: expect mismatch)
+          PYTHONPATH=runner python3 - "$P/KernelBench" <<'PY'
+import json, sys
+from keval_runner.adapters.kernelbench import list_problems
+problems = [p for p in list_problems(sys.argv[1], [1])][:20] + [p for p in list_problems(sys.argv[1], [2])][:10]
+broken = "\n\nclass ModelNew(Model):\n    def forward(self, *args):\n        return super().forward(*args) * 1.1 + 0.1\n"
+with open("/tmp/kv-kb/subs.jsonl", "w") as f:
+    for p in problems:
+        code = open(p.path).read()
+        f.write(json.dumps({"id": p.name + ":ref", "task": p.name, "code": code + "\n\nclass ModelNew(Model):\n    pass\n"}) + "\n")
+        f.write(json.dumps({"id": p.name + ":broken", "task": p.name, "code": code + broken}) + "\n")
+PY
+          $T $KEVAL run --suite "kernelbench:$P/KernelBench:1,2,any-code" --submissions /tmp/kv-kb/subs.jsonl --device cuda --jobs "$JOBS" --out /tmp/kv-kb/out > "$LOG/kernelbench-refs.txt" 2>&1; rc=$?
+          cp /tmp/kv-kb/out/results.jsonl "$LOG/kernelbench-refs.jsonl" 2>/dev/null ;;
     peers-llm) P=${PEERS:-.device/peers}
           { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
               kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")

@@ -338,14 +338,23 @@ ModelNew = _keval_kb_golden_load({runtime_path!r}).problem({problem_path!r}, {sc
 {suffix_text(problem_path, runtime_path, scales)}'''
 
 
-def adapt_suite(source: str, out: str, levels=None) -> dict:
+def split_select(text: str):
+    """`1,2,any-code` -> (levels, require_kernel): `any-code` judges by KernelBench's own rule
+    (any code that computes the right values passes, PyTorch included)."""
+    parts = [p.strip() for p in (text or "").split(",") if p.strip()]
+    any_code = "any-code" in parts
+    levels = kb_common.parse_select(",".join(p for p in parts if p != "any-code"), "level") or None
+    return levels, not any_code
+
+
+def adapt_suite(source: str, out: str, levels=None, require_kernel: bool = True) -> dict:
     problems = list_problems(source, levels)
     if not problems:
         raise AdapterError(f"{problems_root(source)}: no problem files (level*/<id>_<Name>.py)")
     runtime = kb_common.runtime_text(RUNTIME_FILE)
     own = [os.path.abspath(__file__), os.path.join(os.path.dirname(os.path.abspath(__file__)), "kb_common.py"), RUNTIME_FILE]
     digest = kb_common.file_digest(own + [p.path for p in problems],
-                                   f"{ADAPTER_VERSION}\n{levels}\n{sys.version}\n")
+                                   f"{ADAPTER_VERSION}\n{levels}\n{require_kernel}\n{sys.version}\n")
     writer = kb_common.SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:
         with open(os.path.join(writer.out, "ADAPTED.json"), encoding="utf-8") as f:
@@ -384,6 +393,7 @@ def adapt_suite(source: str, out: str, levels=None) -> dict:
                 "signature": "class ModelNew(nn.Module): ModelNew(*get_init_inputs())(*get_inputs()) -> Model's outputs",
                 "instruction": instruction(problem, problem_source), "dtypes": ["float32"],
                 "flops": "0", "bytes": "input_bytes + param_bytes + output_bytes",
+                "require_kernel": require_kernel,
                 "source": f"KernelBench {problem.relative}",
                 "notes": "; ".join(notes) if notes else None,
             }
@@ -613,12 +623,13 @@ def write_submissions(source: str, out: str, suite: str = None, levels=None) -> 
 def _suite_args(p):
     p.add_argument("--source", required=True, help="KernelBench checkout")
     p.add_argument("--out", required=True, help="folder for the native tasks")
-    p.add_argument("--select", default="", help="levels, e.g. 1,2 (default: all)")
+    p.add_argument("--select", default="", help="levels, e.g. 1,2 (default: all), and any-code "
+                                                "(require_kernel = false: KernelBench's own rule)")
 
 
 def _suite(args):
-    levels = kb_common.parse_select(args.select, "level") or None
-    report = adapt_suite(args.source, args.out, levels)
+    levels, require_kernel = split_select(args.select)
+    report = adapt_suite(args.source, args.out, levels, require_kernel)
     for file, why in sorted(report["skipped"].items()):
         print(f"kernelbench: skipped {file}: {why}", file=sys.stderr)
     print(f"kernelbench: {len(report['tasks'])} tasks in {args.out} ({len(report['scaled'])} with a CPU-sized "
@@ -634,7 +645,7 @@ def _submissions_args(p):
 
 
 def _submissions(args):
-    counts = write_submissions(args.source, args.out, args.suite, kb_common.parse_select(args.select, "level") or None)
+    counts = write_submissions(args.source, args.out, args.suite, split_select(args.select)[0])
     print("kernelbench: " + ", ".join(f"{v} by {k}" for k, v in sorted(counts.items())), file=sys.stderr)
     matched = sum(v for k, v in counts.items() if k != "unmatched")
     if not matched:
@@ -643,7 +654,7 @@ def _submissions(args):
 
 
 def _selfcheck(args):
-    levels = kb_common.parse_select(args.select, "level") or None
+    levels, _ = split_select(args.select)
     return kb_common.run_selfcheck(args, "keval-kernelbench-", lambda out: adapt_suite(args.source, out, levels))
 
 

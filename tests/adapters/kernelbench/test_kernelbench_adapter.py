@@ -105,6 +105,23 @@ def test_keval_judges_submissions_on_the_peer_suite(env, shared):
     assert got == {name: verdict for name, (_, verdict) in cases.items()}
 
 
+def test_any_code_judges_by_kernelbench_own_rule(env, shared):
+    """`kernelbench:PATH:1,any-code`: PyTorch-only ModelNew passes (the reference as a
+    submission), a wrong one still fails; the level selection still applies."""
+    cases = {"shift_torch": "pass", "shift_wrong": "mismatch"}
+    path = os.path.join(shared, "any_code.jsonl")
+    with open(path, "w") as f:
+        for name in cases:
+            f.write(json.dumps({"task": "l1_2_shift_by_index", "code": (SUBMISSIONS / f"{name}.py").read_text(),
+                                "id": name}) + "\n")
+    out = os.path.join(shared, "run_any_code")
+    keval(env, "run", "--suite", f"kernelbench:{CHECKOUT}:1,any-code", "--submissions", path, "--out", out,
+          "--device", "cpu", "--no-timing", "--quiet")
+    assert {k: r["verdict"] for k, r in verdicts(out).items()} == cases
+    listed = keval(env, "tasks", "list", "--suite", f"kernelbench:{CHECKOUT}:1,any-code").stdout
+    assert "l1_2_shift_by_index" in listed and "l2_1_scale_sigmoid" not in listed
+
+
 def test_submissions_are_matched_by_model_source_or_level_and_id(env, shared):
     """Single files holding Model and ModelNew (the makora latency dataset's format) match the
     problem whose Model they copy, whatever the formatting; JSONL lines by level/problem_id."""
