@@ -124,14 +124,16 @@ def prebuild(make_inputs, planned: list, threads: int = 1) -> int:
     """Draws the input sets of planned (case, seed) pairs not yet in the memo, on up to
     `threads` threads (torch's CPU ops release the GIL; each make_inputs draws from its own
     Generator), and remembers them. Returns how many were drawn. The first error propagates."""
-    missing = [(case, seed) for case, seed in planned if _memo_key(make_inputs, case, seed) not in _MEMO]
-    if threads > 1 and len(missing) > 1:
-        from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=min(threads, len(missing))) as pool:
-            drawn = list(pool.map(lambda item: _draw(make_inputs, *item), missing))
-    else:
-        drawn = [_draw(make_inputs, case, seed) for case, seed in missing]
+    missing = [(case, seed) for case, seed in planned if _memo_key(make_inputs, case, seed) not in _MEMO]
+    if not missing:
+        return 0
+    # Always on worker threads, never on the calling (zygote's main) thread: GNU OpenMP is not
+    # fork-safe, and once the main thread has run a parallel region (any large CPU op), every
+    # child forked later hangs in its first one. Worker threads' teams do not reach the child.
+    with ThreadPoolExecutor(max_workers=max(1, min(threads, len(missing)))) as pool:
+        drawn = list(pool.map(lambda item: _draw(make_inputs, *item), missing))
     for (case, seed), args in zip(missing, drawn):
         _remember(_memo_key(make_inputs, case, seed), args)
     return len(missing)

@@ -11,6 +11,9 @@ def make_inputs(case, dtype, seed):
     import os
     with open(case["log"], "a") as log:
         log.write(f"{os.getpid()} {seed}\\n")
+    if case.get("parallel"):  # a CPU op large enough for an OpenMP parallel region
+        import torch
+        torch.ones(1 << 22).exp().sum()
     return _original_make_inputs(case, dtype, seed)
 '''
 
@@ -72,3 +75,16 @@ def test_a_broken_make_inputs_is_left_to_the_job_to_report(fresh_runner, jobs, t
     errors = of_type(fresh_runner.run(candidate), "error")
     assert errors and all(e["stage"] == "inputs" and "no inputs today" in e["message"] for e in errors)
     assert only([fresh_runner.run(jobs.candidate("correct"))[-1]], "exit")["code"] == 0  # zygote still serves
+
+
+def test_a_job_forked_after_a_large_draw_does_not_hang(fresh_runner, jobs, tmp_path):
+    """GNU OpenMP is not fork-safe: once the zygote's main thread has run a parallel region (a
+    large CPU op), a forked child hangs in its first one. The zygote draws on a worker thread."""
+    task_dir, log = counting_task(tmp_path)
+    one_large = [{"name": "odd", "params": {"n": 1 << 20, "log": log, "parallel": True}, "dtype": "float32",
+                  "seeds": [11], "atol": 1e-6, "rtol": 1e-6}]  # one set: no thread pool needed
+    candidate = jobs.candidate("correct", cases=one_large, task_dir=task_dir)
+    candidate["shared_inputs"] = True
+    messages = fresh_runner.run(candidate)  # fails (no message within 30 s) if the child hangs
+    assert only(messages, "call")["ok"] is True
+    assert calls(log) == [(fresh_runner.proc.pid, 11)]
