@@ -9,7 +9,7 @@ runner itself when the checkout is under /tmp) are bind-mounted back at the same
 import ctypes
 import os
 
-from .sandbox import _libc, _reason, unshare
+from .sandbox import _libc, _reason, cache_dirs, unshare
 
 CLONE_NEWNS = 0x00020000
 MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
@@ -76,8 +76,7 @@ def needed_paths(request: dict, settings: dict) -> list:
     paths = [request.get("work_dir"), request.get("outputs_dir"), request.get("task_dir"),
              os.path.dirname(request.get("code_file") or ""),
              os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the runner package's root
-             (settings.get("env") or {}).get("TRITON_CACHE_DIR"),
-             (settings.get("env") or {}).get("TORCHINDUCTOR_CACHE_DIR"), sys.prefix, sys.base_prefix]
+             *cache_dirs(settings), sys.prefix, sys.base_prefix]
     paths += [os.path.dirname(b.get("code_file") or "") for b in request.get("baselines") or []]
     paths += [p for p in sys.path if p]
     return [p for p in paths if p]

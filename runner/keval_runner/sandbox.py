@@ -235,13 +235,12 @@ def chown_tree(root: str, uid: int, gid: int) -> None:
                 pass
 
 
-def triton_cache_dir(settings: dict):
-    return settings["env"].get("TRITON_CACHE_DIR") or os.environ.get("TRITON_CACHE_DIR") or None
-
-
 def cache_dirs(settings: dict) -> list:
-    """The compile caches the job writes (Triton's; Inductor's when the controller names one)."""
-    return [d for d in (triton_cache_dir(settings), settings["env"].get("TORCHINDUCTOR_CACHE_DIR")) if d]
+    """The compile caches the job writes: Triton's (from the request, else the runner's
+    environment) and Inductor's when the controller names one."""
+    env = settings.get("env") or {}
+    triton = env.get("TRITON_CACHE_DIR") or os.environ.get("TRITON_CACHE_DIR")
+    return [d for d in (triton, env.get("TORCHINDUCTOR_CACHE_DIR")) if d]
 
 
 def scrub_environment(settings: dict, home: str, tmpdir: str, uid: int) -> None:

@@ -15,8 +15,8 @@ A failure here is only a lost speed-up: the job then draws its own inputs and re
 import os
 import sys
 
-from .inputs import prebuild, tag_task
-from .loading import load_module, require_attribute
+from .inputs import prebuild
+from .task_files import load_task_module
 
 JOB_KINDS = ("candidate", "reference", "timing")
 # Input sets drawn side by side: CPU random draws are single-threaded per generator, and a
@@ -33,9 +33,7 @@ class SharedInputs:
         mtime = os.stat(path).st_mtime_ns
         cached = self._modules.get(path)
         if cached is None or cached[0] != mtime:
-            module = load_module(path, f"keval_zygote_inputs_{len(self._modules)}")
-            require_attribute(module, "make_inputs", path)
-            tag_task(module.make_inputs, task_dir)
+            module = load_task_module(task_dir, f"keval_zygote_inputs_{len(self._modules)}")
             self._modules[path] = (mtime, module)
         return self._modules[path][1].make_inputs
 

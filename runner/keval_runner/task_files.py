@@ -11,15 +11,21 @@ from .inputs import tag_task
 from .loading import REFERENCE_MODULE, load_module, require_attribute
 
 
+def load_task_module(task_dir: str, module_name: str = REFERENCE_MODULE):
+    """reference.py as module_name, its make_inputs tagged with the task; raises on any fault."""
+    path = os.path.join(task_dir, "reference.py")
+    module = load_module(path, module_name)
+    require_attribute(module, "make_inputs", path)
+    require_attribute(module, "reference", path)
+    tag_task(module.make_inputs, task_dir)
+    return module
+
+
 def load_reference_module(task_dir: str, writer):
     """The reference module, or None after sending an `error` with stage "task"."""
     path = os.path.join(task_dir, "reference.py")
     try:
-        module = load_module(path, REFERENCE_MODULE)
-        require_attribute(module, "make_inputs", path)
-        require_attribute(module, "reference", path)
-        tag_task(module.make_inputs, task_dir)
-        return module
+        return load_task_module(task_dir)
     except (Exception, SystemExit) as exc:
         fields = describe(exc, path)
         fields["message"] = f"{path}: {fields['message']}"

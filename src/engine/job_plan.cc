@@ -88,8 +88,7 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
   if (settings.timing.enabled && std::find(baselines.begin(), baselines.end(), "compile") != baselines.end()) {
     // torch.compile's compile, here (sharing the GPU) rather than in the timing job (alone on it)
     nlohmann::json timed = nlohmann::json::array();
-    const nlohmann::json timing = timing_request(task, settings, dirs.code_file(), dirs);  // outlives the loop
-    for (const auto& planned : timing["cases"]) {
+    for (const auto& planned : timed_cases(task, settings)) {
       timed.push_back({{"name", planned["name"]}, {"dtype", planned["dtype"]}});
     }
     request["warm_compile"] = timed;
@@ -97,24 +96,27 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
   return request;
 }
 
+nlohmann::json timed_cases(const Task& task, const RunSettings& settings) {
+  nlohmann::json cases = plan_cases(task, settings, settings.seeds_per_case, /*benchmark_only=*/true);
+  if (!settings.time_largest_case_only || cases.empty()) return cases;
+  nlohmann::json largest;
+  double most = -1;
+  for (const auto& planned : cases) {
+    if (planned["dtype"] != task.dtypes.front()) continue;
+    for (const auto& c : task.cases) {
+      if (c.name != planned["name"]) continue;
+      double bytes = case_bytes(task, c, task.dtypes.front());
+      if (bytes > most) most = bytes, largest = planned;
+    }
+  }
+  return largest.is_null() ? cases : nlohmann::json::array({largest});
+}
+
 nlohmann::json timing_request(const Task& task, const RunSettings& settings,
                               const std::filesystem::path& code_file, const JobDirs& dirs) {
   auto request = base_request("timing", task, settings, dirs, dirs.timing());
   request["code_file"] = std::filesystem::absolute(code_file).string();
-  request["cases"] = plan_cases(task, settings, settings.seeds_per_case, /*benchmark_only=*/true);
-  if (settings.time_largest_case_only && !request["cases"].empty()) {
-    nlohmann::json largest;
-    double most = -1;
-    for (const auto& planned : request["cases"]) {
-      if (planned["dtype"] != task.dtypes.front()) continue;
-      for (const auto& c : task.cases) {
-        if (c.name != planned["name"]) continue;
-        double bytes = case_bytes(task, c, task.dtypes.front());
-        if (bytes > most) most = bytes, largest = planned;
-      }
-    }
-    if (!largest.is_null()) request["cases"] = nlohmann::json::array({largest});
-  }
+  request["cases"] = timed_cases(task, settings);
   request["timing"] = settings.timing.to_json();
   request["checks"] = settings.checks.to_json(settings.device);
   request["checks"]["guard_bytes"] = 0;  // guards were checked on every correctness call

@@ -25,6 +25,10 @@ struct JobDirs {
 nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case,
                           bool benchmark_only = false);
 
+// The cases the timing job times: the benchmark cases (on CUDA), or with
+// `time_largest_case_only` the largest one in the task's first dtype.
+nlohmann::json timed_cases(const Task& task, const RunSettings& settings);
+
 nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
                                  const std::filesystem::path& code_file, const JobDirs& dirs);
 // `--sanitize`: the candidate on its small cases (one seed each) without timing, sandbox or
