@@ -75,7 +75,8 @@ class CandidateJob:
 
     def _inputs(self, case, seed):
         try:
-            return build_inputs(self.make_inputs, case, seed, self.device)
+            return build_inputs(self.make_inputs, case, seed, self.device,
+                                on_device=bool(self.request.get("shared_inputs")))
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate

@@ -1,13 +1,16 @@
 """Builds a case's inputs with the task's make_inputs(case, dtype, seed).
 
-make_inputs runs with the CPU as the default device and the runner then moves every tensor it
-returned to the job's device. Task authors draw from a CPU torch.Generator; with a CUDA default
-device, torch.randn(..., generator=cpu_generator) would fail. Building on the CPU also gives
-bitwise the same inputs in CPU and CUDA mode. No process-wide default device is ever set: it
-would put a TorchFunctionMode in front of every torch call, slowing the timed candidate calls.
+Tasks in keval's own format (`shared_inputs`, the default) draw on `torch.empty(0).device`
+from a Generator there, and make_inputs runs inside `with torch.device(job device)`: on CUDA the
+large cases' inputs are drawn on the GPU in milliseconds (on the CPU they took seconds each, most
+of a GPU evaluation's time). Peer adapters' make_inputs run as their harnesses run them, with the
+CPU as the default device; the runner then copies every tensor to the job's device. No
+process-wide default device is ever set: it would put a TorchFunctionMode in front of every torch
+call, slowing the timed candidate calls (the context above lasts one make_inputs call).
 """
 
 import collections
+import contextlib
 import difflib
 import os
 
@@ -81,14 +84,18 @@ def _bytes_of(args) -> int:
     return sum(t.numel() * t.element_size() for t in tensors_in(args))
 
 
-def _memo_key(make_inputs, case: dict, seed: int) -> tuple:
+def _memo_key(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     task = getattr(make_inputs, TASK_KEY, None) or id(make_inputs)
-    return (task, case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed)
+    return (task, case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed,
+            str(draw_device))
 
 
-def _draw(make_inputs, case: dict, seed: int) -> tuple:
-    """One call of make_inputs, its result as a tuple of arguments (no memo)."""
-    args = make_inputs(case_dict(case), torch_dtype(case["dtype"]), seed)
+def _draw(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
+    """One call of make_inputs (with draw_device as the default device when given), its result as
+    a tuple of arguments (no memo)."""
+    where = torch.device(draw_device) if draw_device is not None else contextlib.nullcontext()
+    with where:
+        args = make_inputs(case_dict(case), torch_dtype(case["dtype"]), seed)
     if isinstance(args, torch.Tensor):
         return (args,)
     if isinstance(args, list):
@@ -104,38 +111,41 @@ def _remember(key: tuple, args: tuple) -> None:
         _MEMO.popitem(last=False)
 
 
-def _made_inputs(make_inputs, case: dict, seed: int) -> tuple:
-    key = _memo_key(make_inputs, case, seed)
+def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
+    key = _memo_key(make_inputs, case, seed, draw_device)
     if key in _MEMO:
         _MEMO.move_to_end(key)
         return _MEMO[key]
-    args = _draw(make_inputs, case, seed)
+    args = _draw(make_inputs, case, seed, draw_device)
     _remember(key, args)
     return args
 
 
-def build_inputs(make_inputs, case: dict, seed: int, device: torch.device) -> tuple:
-    """Calls make_inputs (CPU default device; memoised per job) and returns a fresh copy of
-    the arguments on device."""
-    return tuple(to_device(arg, device) for arg in _made_inputs(make_inputs, case, seed))
+def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:
+    """Calls make_inputs (memoised per job) and returns a fresh copy of the arguments on device.
+    on_device: keval's own format, drawn with device as the default device (else the CPU's)."""
+    drawn = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
+    return tuple(to_device(arg, device) for arg in drawn)
 
 
 def prebuild(make_inputs, planned: list, threads: int = 1) -> int:
-    """Draws the input sets of planned (case, seed) pairs not yet in the memo, on up to
-    `threads` threads (torch's CPU ops release the GIL; each make_inputs draws from its own
-    Generator), and remembers them. Returns how many were drawn. The first error propagates."""
+    """Draws the CPU input sets (keval's own format, drawn on the CPU) of planned (case, seed)
+    pairs not yet in the memo, on up to `threads` threads (torch's CPU ops release the GIL; each
+    make_inputs draws from its own Generator), and remembers them. Returns how many were drawn.
+    The first error propagates."""
     from concurrent.futures import ThreadPoolExecutor
 
-    missing = [(case, seed) for case, seed in planned if _memo_key(make_inputs, case, seed) not in _MEMO]
+    cpu = torch.device("cpu")
+    missing = [(case, seed) for case, seed in planned if _memo_key(make_inputs, case, seed, cpu) not in _MEMO]
     if not missing:
         return 0
     # Always on worker threads, never on the calling (zygote's main) thread: GNU OpenMP is not
     # fork-safe, and once the main thread has run a parallel region (any large CPU op), every
     # child forked later hangs in its first one. Worker threads' teams do not reach the child.
     with ThreadPoolExecutor(max_workers=max(1, min(threads, len(missing)))) as pool:
-        drawn = list(pool.map(lambda item: _draw(make_inputs, *item), missing))
+        drawn = list(pool.map(lambda item: _draw(make_inputs, *item, cpu), missing))
     for (case, seed), args in zip(missing, drawn):
-        _remember(_memo_key(make_inputs, case, seed), args)
+        _remember(_memo_key(make_inputs, case, seed, cpu), args)
     return len(missing)
 
 

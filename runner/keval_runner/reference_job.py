@@ -19,6 +19,7 @@ class ReferenceJob:
         self.request = request
         self.writer = writer
         self.device = torch_device(request.get("device", "cpu"), request.get("gpu", 0))
+        self.on_device = bool(request.get("shared_inputs"))  # keval's format: drawn on self.device
         self.module = None
 
     def _task_error(self, stage, exc, where) -> None:
@@ -28,7 +29,7 @@ class ReferenceJob:
     def compare_one(self, case, seed) -> None:
         where = {"case": case["name"], "dtype": case["dtype"], "seed": seed}
         try:
-            args = build_inputs(self.module.make_inputs, case, seed, self.device)
+            args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
         except Exception as exc:
             self._task_error("inputs", exc, where)
             return
@@ -79,7 +80,7 @@ class ReferenceJob:
                              if c["name"] == wanted.get("name") and c["dtype"] == wanted.get("dtype")), None)
                 if case is None or not case.get("seeds"):
                     continue
-                args = build_inputs(self.module.make_inputs, case, case["seeds"][0], self.device)
+                args = build_inputs(self.module.make_inputs, case, case["seeds"][0], self.device, self.on_device)
                 with torch.no_grad():
                     compiled(*args)
                 synchronize(self.device)

@@ -1,8 +1,8 @@
 """Input sets drawn once in the zygote and shared by every job of the slot (issue 4).
 
-A submission's candidate, reference and timing jobs (and the next submissions of the same task
-on this slot) use the same seeds; drawing a large case's inputs on the CPU took seconds each
-time, most of a GPU evaluation's time. Before forking a job whose request says
+CPU mode only (CUDA jobs draw their inputs on the GPU: inputs.py). A submission's candidate,
+reference and timing jobs (and the next submissions of the same task on this slot) use the same
+seeds, and CPU draws of the larger cases take seconds. Before forking a job whose request says
 `shared_inputs`, the zygote calls the task's make_inputs for each of the job's (case, seed)
 into the memo of inputs.py; the child inherits it (copy-on-write) and builds device copies.
 
@@ -41,6 +41,8 @@ class SharedInputs:
         """Draws the job's input sets into the memo; returns how many (0 when not asked)."""
         if not request.get("shared_inputs") or request.get("kind") not in JOB_KINDS:
             return 0
+        if request.get("device", "cpu") != "cpu":
+            return 0  # CUDA jobs draw on the GPU themselves (milliseconds; CUDA is not fork-safe)
         import torch
 
         built = 0

@@ -88,3 +88,16 @@ def test_a_job_forked_after_a_large_draw_does_not_hang(fresh_runner, jobs, tmp_p
     messages = fresh_runner.run(candidate)  # fails (no message within 30 s) if the child hangs
     assert only(messages, "call")["ok"] is True
     assert calls(log) == [(fresh_runner.proc.pid, 11)]
+
+
+def test_the_zygote_never_draws_for_a_cuda_job():
+    # CUDA jobs draw on the GPU themselves; a draw in the zygote would be on the wrong device
+    # (and a make_inputs touching CUDA there would break every later fork)
+    from keval_runner.shared_inputs import SharedInputs
+
+    request = {"kind": "candidate", "device": "cpu", "shared_inputs": True, "task_dir": str(TASK_DIR),
+               "cases": [{"name": "odd", "params": {"n": 1000}, "dtype": "float32", "seeds": [1]}]}
+    assert SharedInputs().prebuild_for(request) == 1  # the same request in CPU mode: drawn
+    request["device"] = "cuda"
+    request["cases"][0]["seeds"] = [2]
+    assert SharedInputs().prebuild_for(request) == 0

@@ -103,7 +103,7 @@ def test_candidate_module_registers_before_running(tmp_path):
     assert candidate_file("correct").endswith("correct.py")
 
 
-def test_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
+def test_peer_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
     from keval_runner.inputs import build_inputs
 
     seen = {}
@@ -119,6 +119,24 @@ def test_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
     assert seen["default"] == "cpu" and isinstance(args, tuple)
     assert args[0].device.type == "meta" and args[0].dtype == torch.float16
     assert args[1][0].device.type == "meta" and args[1][1] == 3 and args[2]["w"].device.type == "meta"
+
+
+def test_keval_format_inputs_are_drawn_with_the_job_device_as_default_and_not_after():
+    from keval_runner.inputs import build_inputs
+
+    seen = []
+
+    def make_inputs(case, dtype, seed):
+        dev = torch.empty(0).device  # keval's format: draw where the job runs
+        seen.append(dev.type)
+        return (torch.zeros(case["n"], device=dev, dtype=dtype),)
+
+    case = {"name": "on_device", "params": {"n": 3}, "dtype": "float32"}
+    (x,) = build_inputs(make_inputs, case, 1, torch.device("meta"), on_device=True)
+    assert seen == ["meta"] and x.device.type == "meta"
+    assert torch.empty(0).device.type == "cpu"  # the default device was set for the call only
+    build_inputs(make_inputs, case, 1, torch.device("meta"), on_device=False)
+    assert seen == ["meta", "cpu"]  # a separate memo entry: the draw device is part of the key
 
 
 def test_a_ceilings_request_needs_only_kind_and_work_dir():

@@ -3,6 +3,7 @@
     python -m keval_runner.adapters kernelbenchx suite --source CHECKOUT --out DIR [--select Activation,Math]
     python -m keval_runner.adapters kernelbenchx submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
     python -m keval_runner.adapters kernelbenchx selfcheck --source CHECKOUT [--device cpu]
+    python -m keval_runner.adapters kernelbenchx compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
 
 A task is one entry of `data/kernelbenchx_v1.json` (its `file`, `Category/<stem>.py`): above the
 146-`#` separator the reference implementation, below it the test that fills `test_results`;
@@ -360,7 +361,10 @@ def description_index(checkout: Checkout) -> dict:
             for e in checkout.entries if isinstance(e, dict) and isinstance(e.get("file"), str)}
 
 
-def write_submissions(source: str, out: str, suite: str = None) -> dict:
+def match_submissions(source: str, suite: str = None) -> list:
+    """One record per submission (a `.py` file, a non-blank JSONL line), in order: `id`, `task`
+    (a stem; None when unmatched, `how` saying why), `how`, `code` (as keval takes it), `path`,
+    `line` (None for a `.py`), and the JSONL object as `item` or the `.py` text as `text`."""
     root = find_checkout(source, suite)
     checkout = Checkout(root) if root else None
     stems = checkout.stems() if checkout else None
@@ -375,55 +379,67 @@ def write_submissions(source: str, out: str, suite: str = None) -> dict:
         files = [source]
     else:
         raise AdapterError(f"{source}: no such file or folder")
-    lines, counts = [], {}
+    records = []
 
-    def emit(task, code, ident, how):
+    def emit(task, code, ident, how, **where):
         if task and stems is not None and task not in stems:
             how, task = f"{task!r} is not a KernelBenchX task", None
-        counts[how if task else "unmatched"] = counts.get(how if task else "unmatched", 0) + 1
-        if not task:
-            print(f"kernelbenchx: {ident}: {how}", file=sys.stderr)
-        lines.append(json.dumps({"task": task or f"(no task: {how})", "code": code, "id": ident}, ensure_ascii=False))
+        records.append({"id": ident, "task": task or None, "how": how, "code": code, **where})
 
     for path in files:
         stem = os.path.splitext(os.path.basename(path))[0]
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
         if path.endswith(".py"):
-            emit(stem, split_file(text)[0], stem, "file name")
+            emit(stem, split_file(text)[0], stem, "file name", path=path, line=None, text=text)
             continue
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             ident = f"{stem}:{number}"
+            where = {"path": path, "line": number, "item": None}
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as e:
-                emit(None, "", ident, f"invalid JSON: {e.msg}")
+                emit(None, "", ident, f"invalid JSON: {e.msg}", **where)
                 continue
             if not isinstance(item, dict) or not isinstance(item.get("predict", item.get("code")), str):
-                emit(None, "", ident, "no \"predict\" (or \"code\") text")
+                emit(None, "", ident, "no \"predict\" (or \"code\") text", **where)
                 continue
+            where["item"] = item
             ident = str(item["id"]) if isinstance(item.get("id"), (str, int)) else ident
             code = clear_code(item.get("predict", item.get("code")))
             if isinstance(item.get("task"), str):
-                emit(item["task"], code, ident, "task")
+                emit(item["task"], code, ident, "task", **where)
             elif isinstance(item.get("file"), str):
-                emit(os.path.splitext(os.path.basename(item["file"]))[0], code, ident, "file")
+                emit(os.path.splitext(os.path.basename(item["file"]))[0], code, ident, "file", **where)
             else:
                 text_key = next((k for k in ("instruction", "prompt", "query") if isinstance(item.get(k), str)), None)
                 if text_key is None or "Functional Description: " not in item[text_key]:
-                    emit(None, code, ident, "no \"file\" and no instruction with \"Functional Description: \"")
+                    emit(None, code, ident, "no \"file\" and no instruction with \"Functional Description: \"", **where)
                 elif descriptions is None:
-                    emit(None, code, ident, "matching by instruction needs the checkout (--suite kernelbenchx:CHECKOUT)")
+                    emit(None, code, ident, "matching by instruction needs the checkout "
+                         "(--suite kernelbenchx:CHECKOUT)", **where)
                 else:
                     func = item[text_key].split("Functional Description: ")[-1].split("Wrapper Entry Information:")[0]
                     key = re.sub(r"\s+", "", func)
                     hits = {s for d, s in descriptions.items() if key and key in d}
                     if len(hits) == 1:
-                        emit(hits.pop(), code, ident, "instruction")
+                        emit(hits.pop(), code, ident, "instruction", **where)
                     else:
-                        emit(None, code, ident, f"its description matches {len(hits)} tasks")
+                        emit(None, code, ident, f"its description matches {len(hits)} tasks", **where)
+    return records
+
+
+def write_submissions(source: str, out: str, suite: str = None) -> dict:
+    lines, counts = [], {}
+    for record in match_submissions(source, suite):
+        task, how = record["task"], record["how"]
+        counts[how if task else "unmatched"] = counts.get(how if task else "unmatched", 0) + 1
+        if not task:
+            print(f"kernelbenchx: {record['id']}: {how}", file=sys.stderr)
+        lines.append(json.dumps({"task": task or f"(no task: {how})", "code": record["code"], "id": record["id"]},
+                                ensure_ascii=False))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
@@ -472,9 +488,27 @@ def _selfcheck(args):
                                    lambda out: adapt_suite(args.source, out, _categories(args.select)))
 
 
+def _judges_args(p):
+    p.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
+    p.add_argument("--source", required=True, help="the submissions that run used (.jsonl, .py, folder)")
+    p.add_argument("--suite", default=None, help="KernelBenchX checkout (default: above --source)")
+    p.add_argument("--out", required=True, help="JSON report to write")
+    p.add_argument("--python", default=sys.executable)
+    p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per script (KernelBenchX has no limit)")
+    p.add_argument("--jobs", type=int, default=2)
+
+
+def _judges(args):
+    from . import kernelbenchx_judges  # runs model code: loaded only when asked for
+
+    return kernelbenchx_judges.compare(args)
+
+
 def main(kind: str, argv: list) -> int:
     return kb_common.run_main(kind, argv, {
         "suite": (_suite_args, _suite),
         "submissions": (_submissions_args, _submissions),
         "selfcheck": (kb_common.add_selfcheck_arguments, _selfcheck),
+        "compare-judges": (_judges_args, _judges),
     })

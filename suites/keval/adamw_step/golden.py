@@ -17,8 +17,10 @@ def _adamw_kernel(p_ptr, g_ptr, m_ptr, v_ptr, po_ptr, mo_ptr, vo_ptr, n,
     v = tl.load(v_ptr + offs, mask=mask, other=0.0)
     m = beta1 * m + (1.0 - beta1) * g
     v = beta2 * v + (1.0 - beta2) * g * g
-    denom = tl.sqrt(v) * inv_sqrt_bias2 + eps
-    p = p * decay - step_size * m / denom
+    # correctly rounded sqrt and division, as torch computes them (tl.sqrt and `/` may be
+    # approximate on NVIDIA GPUs; the tolerance is a few ulps)
+    denom = tl.sqrt_rn(v) * inv_sqrt_bias2 + eps
+    p = p * decay - tl.div_rn(step_size * m, denom)
     tl.store(po_ptr + offs, p, mask=mask)
     tl.store(mo_ptr + offs, m, mask=mask)
     tl.store(vo_ptr + offs, v, mask=mask)

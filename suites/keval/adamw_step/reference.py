@@ -15,21 +15,21 @@ def reference(param, grad, exp_avg, exp_avg_sq, lr, beta1, beta2, eps, weight_de
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     N, step = case["N"], case["step"]
-    param = 0.02 * torch.randn(N, generator=g, device="cpu", dtype=torch.float32)
-    grad = 1e-3 * torch.randn(N, generator=g, device="cpu", dtype=torch.float32)
-    exp_avg = 1e-3 * torch.randn(N, generator=g, device="cpu", dtype=torch.float32)
-    exp_avg_sq = (1e-3 * torch.randn(N, generator=g, device="cpu", dtype=torch.float32)) ** 2
+    param = 0.02 * torch.randn(N, generator=g, device=dev, dtype=torch.float32)
+    grad = 1e-3 * torch.randn(N, generator=g, device=dev, dtype=torch.float32)
+    exp_avg = 1e-3 * torch.randn(N, generator=g, device=dev, dtype=torch.float32)
+    exp_avg_sq = (1e-3 * torch.randn(N, generator=g, device=dev, dtype=torch.float32)) ** 2
     if case.get("outliers"):
         # ~1% of the gradients 1e5 times larger (a loss spike), and ~1% of the second moments
         # and gradients exactly 0 (eps alone keeps the denominator positive)
-        idx = torch.randperm(N, generator=g, device="cpu")
+        idx = torch.randperm(N, generator=g, device=dev)
         big, zero = idx[: max(1, N // 100)], idx[N // 100: N // 50]
         grad[big] *= 1e5
         grad[zero] = 0.0
         exp_avg_sq[zero] = 0.0
-    dev = torch.empty(0).device
     lr, beta1, beta2, eps, wd = 3e-4, 0.9, 0.95, 1e-8, 0.1
     return (param.to(dev), grad.to(dev), exp_avg.to(dev), exp_avg_sq.to(dev),
             lr, beta1, beta2, eps, wd, step)

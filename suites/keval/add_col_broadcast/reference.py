@@ -6,14 +6,14 @@ def reference(x, b):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     M, N = case["M"], case["N"]
-    x = torch.randn(M, N, generator=g, device="cpu")
-    b = 2 * torch.randn(M, 1, generator=g, device="cpu")
+    x = torch.randn(M, N, generator=g, device=dev)
+    b = 2 * torch.randn(M, 1, generator=g, device=dev)
     if case.get("outliers"):
         # ~1% of the elements of x a thousand times larger, of both signs
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), b.to(dtype).to(dev)

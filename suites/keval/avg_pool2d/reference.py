@@ -9,13 +9,14 @@ def reference(x):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     N, C, H, W = case["N"], case["C"], case["H"], case["W"]
-    x = torch.randn(N, C, H, W, generator=g, device="cpu")
+    x = torch.randn(N, C, H, W, generator=g, device=dev)
     if case.get("outliers"):
         # a channel of large positive values (~1e3, no cancellation) and a bright first row and
         # last column: dividing border sums by the count of valid taps instead of 9 is wrong
-        x[:, C // 2] = 1e3 * torch.rand(N, H, W, generator=g, device="cpu")
+        x[:, C // 2] = 1e3 * torch.rand(N, H, W, generator=g, device=dev)
         x[:, :, 0, :] += 20
         x[:, :, :, W - 1] += 20
-    return (x.to(dtype).to(torch.empty(0).device),)
+    return (x.to(dtype).to(dev),)

@@ -10,16 +10,16 @@ def reference(x, weight, bias):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     N, Cin, Cout, H, W = case["N"], case["Cin"], case["Cout"], case["H"], case["W"]
-    x = torch.randn(N, Cin, H, W, generator=g, device="cpu")
-    weight = torch.randn(Cout, Cin, 3, 3, generator=g, device="cpu") / math.sqrt(9 * Cin)  # outputs ~1
-    bias = 0.5 * torch.randn(Cout, generator=g, device="cpu")
+    x = torch.randn(N, Cin, H, W, generator=g, device=dev)
+    weight = torch.randn(Cout, Cin, 3, 3, generator=g, device=dev) / math.sqrt(9 * Cin)  # outputs ~1
+    bias = 0.5 * torch.randn(Cout, generator=g, device=dev)
     if case.get("outliers"):
         # a few input channels 1000x larger (outputs up to ~1e3, finite in float16) and a
         # bright border row and column (wrong padding shows up there)
         x[:, : max(1, Cin // 8)] *= 1e3
         x[:, :, 0, :] += 20
         x[:, :, :, W - 1] -= 20
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), weight.to(dtype).to(dev), bias.to(dtype).to(dev)

@@ -7,16 +7,16 @@ def reference(logits, target):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     batch, classes = case["batch"], case["classes"]
-    logits = 2 * torch.randn(batch, classes, generator=g, device="cpu")
-    target = torch.randint(0, classes, (batch,), generator=g, device="cpu")
+    logits = 2 * torch.randn(batch, classes, generator=g, device=dev)
+    target = torch.randint(0, classes, (batch,), generator=g, device=dev)
     if case.get("outliers"):
         # exp(100) overflows float32: without max-subtraction the loss becomes inf or NaN
         flat = logits.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
-        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device="cpu") * 2 - 1
-        flat[idx] = sign * (90 + 10 * torch.rand(idx.numel(), generator=g, device="cpu"))
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
+        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device=dev) * 2 - 1
+        flat[idx] = sign * (90 + 10 * torch.rand(idx.numel(), generator=g, device=dev))
         logits[: batch // 4, 0] = 100.0  # some rows surely overflow
-    dev = torch.empty(0).device
     return logits.to(dtype).to(dev), target.to(dev)

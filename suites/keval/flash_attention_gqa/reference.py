@@ -22,15 +22,15 @@ def reference(q, k, v):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     B, Hq, Hkv, S, D = case["B"], case["Hq"], case["Hkv"], case["S"], case["D"]
-    q = torch.randn(B, Hq, S, D, generator=g, device="cpu")
-    k = torch.randn(B, Hkv, S, D, generator=g, device="cpu")
-    v = torch.randn(B, Hkv, S, D, generator=g, device="cpu")
+    q = torch.randn(B, Hq, S, D, generator=g, device=dev)
+    k = torch.randn(B, Hkv, S, D, generator=g, device=dev)
+    v = torch.randn(B, Hkv, S, D, generator=g, device=dev)
     if case.get("outliers"):
         # one query row in eight 100x larger: scores of several hundred overflow exp() in
         # float32 unless the row maximum is subtracted
-        rows = torch.randperm(S, generator=g, device="cpu")[: max(1, S // 8)]
+        rows = torch.randperm(S, generator=g, device=dev)[: max(1, S // 8)]
         q[:, :, rows] *= 100
-    dev = torch.empty(0).device
     return q.to(dtype).to(dev), k.to(dtype).to(dev), v.to(dtype).to(dev)

@@ -42,16 +42,16 @@ def _safe_for_fp8_rounding(xf, dtype):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     T, H = case["T"], case["H"]
-    x = torch.randn(T, H, generator=g, device="cpu")
+    x = torch.randn(T, H, generator=g, device=dev)
     x[T // 3] = 0.0  # an all-zero row: scale 1e-12, q = 0
     if case.get("outliers"):
         # a few values per row in a quarter of the rows 1000x larger: the rest of such a row
         # quantises to tiny and subnormal float8 values
-        rows = torch.arange(0, T, 4, device="cpu")
-        cols = torch.randint(0, H, (rows.numel(), 3), generator=g, device="cpu")
+        rows = torch.arange(0, T, 4, device=dev)
+        cols = torch.randint(0, H, (rows.numel(), 3), generator=g, device=dev)
         x[rows[:, None], cols] *= 1e3
     xf = _safe_for_fp8_rounding(x.to(dtype).float(), dtype)
-    dev = torch.empty(0).device
     return (xf.to(dtype).to(dev),)

@@ -9,11 +9,12 @@ def reference(x, residual, weight, eps=1e-6):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     T, H = case["T"], case["H"]
-    x = torch.randn(T, H, generator=g, device="cpu")
-    residual = 2 * torch.randn(T, H, generator=g, device="cpu")
-    weight = 1 + 0.5 * torch.randn(H, generator=g, device="cpu")
+    x = torch.randn(T, H, generator=g, device=dev)
+    residual = 2 * torch.randn(T, H, generator=g, device=dev)
+    weight = 1 + 0.5 * torch.randn(H, generator=g, device=dev)
     if case.get("outliers"):
         # residual streams 1000x larger in some rows (float16 still holds them); a tiny row whose
         # mean square (~1e-8) is far below eps
@@ -21,5 +22,4 @@ def make_inputs(case, dtype, seed):
         residual[: T // 8] *= 1e3
         x[T // 2] *= 1e-4
         residual[T // 2] *= 1e-4
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), residual.to(dtype).to(dev), weight.to(dtype).to(dev)

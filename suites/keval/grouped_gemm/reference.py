@@ -14,20 +14,20 @@ def reference(x, w, offsets):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     G, M, K, N = case["G"], case["M"], case["K"], case["N"]
-    x = torch.randn(M, K, generator=g, device="cpu")
-    w = torch.randn(G, K, N, generator=g, device="cpu") / math.sqrt(K)
+    x = torch.randn(M, K, generator=g, device=dev)
+    w = torch.randn(G, K, N, generator=g, device=dev) / math.sqrt(K)
     # uneven group sizes from random routing shares; about a quarter of the groups are empty
-    share = torch.rand(G, generator=g, device="cpu") * (torch.rand(G, generator=g, device="cpu") > 0.25)
+    share = torch.rand(G, generator=g, device=dev) * (torch.rand(G, generator=g, device=dev) > 0.25)
     share[G // 2] += 0.1  # at least one non-empty group
     sizes = torch.floor(M * share / share.sum()).long()
     sizes[G // 2] += M - int(sizes.sum())
-    offsets = torch.cat([torch.zeros(1, dtype=torch.long, device="cpu"), torch.cumsum(sizes, 0)]).to(torch.int32)
+    offsets = torch.cat([torch.zeros(1, dtype=torch.long, device=dev), torch.cumsum(sizes, 0)]).to(torch.int32)
     if case.get("outliers"):
         # ~1% of the activations a thousand times larger (outlier features)
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), w.to(dtype).to(dev), offsets.to(dev)

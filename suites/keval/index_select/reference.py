@@ -6,15 +6,15 @@ def reference(x, index):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     N, D, M = case["N"], case["D"], case["M"]
-    x = torch.randn(N, D, generator=g, device="cpu")
+    x = torch.randn(N, D, generator=g, device=dev)
     # unsorted, with repeats (M may exceed N)
-    index = torch.randint(0, N, (M,), generator=g, device="cpu")
+    index = torch.randint(0, N, (M,), generator=g, device=dev)
     if case.get("outliers"):
         # large-magnitude rows, and the first and last row picked often
         x[:: max(1, N // 8)] *= 1e4
         index[::5] = 0
         index[1::5] = N - 1
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), index.to(dev)

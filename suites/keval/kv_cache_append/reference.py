@@ -14,23 +14,23 @@ def reference(key, value, k_cache, v_cache, slot_mapping):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     T, Hkv, D = case["T"], case["Hkv"], case["D"]
     num_blocks = 2 * ((T + PAGE - 1) // PAGE) + 3  # half of the slots stay untouched
-    key = torch.randn(T, Hkv, D, generator=g, device="cpu")
-    value = torch.randn(T, Hkv, D, generator=g, device="cpu")
-    k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
-    v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
+    key = torch.randn(T, Hkv, D, generator=g, device=dev)
+    value = torch.randn(T, Hkv, D, generator=g, device=dev)
+    k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
+    v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
     # distinct slots in random order, ~5% of the tokens are padding (-1)
-    slot_mapping = torch.randperm(num_blocks * PAGE, generator=g, device="cpu")[:T]
-    pad = torch.rand(T, generator=g, device="cpu") < 0.05
+    slot_mapping = torch.randperm(num_blocks * PAGE, generator=g, device=dev)[:T]
+    pad = torch.rand(T, generator=g, device=dev) < 0.05
     slot_mapping[pad] = -1
     if case.get("outliers"):
         # ~1% of the new keys/values 1e4 times larger (the copy must be bit-exact anyway)
         for x in (key, value):
             flat = x.view(-1)
-            idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+            idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
             flat[idx] *= 1e4
-    dev = torch.empty(0).device
     return (key.to(dtype).to(dev), value.to(dtype).to(dev), k_cache.to(dtype).to(dev),
             v_cache.to(dtype).to(dev), slot_mapping.to(dev))

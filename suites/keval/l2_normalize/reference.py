@@ -7,9 +7,10 @@ def reference(x, eps=1e-12):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = torch.randn(rows, cols, generator=g, device="cpu")
+    x = torch.randn(rows, cols, generator=g, device=dev)
     if case.get("outliers"):
         # rows 1000x larger (sum of squares ~1e6 * cols: overflows float16 if squared there),
         # single huge elements that dominate their row, an all-zero row (norm 0: the eps clamp
@@ -18,5 +19,4 @@ def make_inputs(case, dtype, seed):
         x[rows // 4, cols // 3] = 3e4
         x[rows // 2] = 0.0
         x[rows // 2 + 1] *= 1e-3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), 1e-12

@@ -7,16 +7,16 @@ def reference(x, weight, bias, eps=1e-5):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = torch.randn(rows, cols, generator=g, device="cpu")
-    weight = 1 + 0.5 * torch.randn(cols, generator=g, device="cpu")
-    bias = 0.5 * torch.randn(cols, generator=g, device="cpu")
+    x = torch.randn(rows, cols, generator=g, device=dev)
+    weight = 1 + 0.5 * torch.randn(cols, generator=g, device=dev)
+    bias = 0.5 * torch.randn(cols, generator=g, device=dev)
     if case.get("outliers"):
         # rows 1000x larger; a row offset by 100 (E[x^2] - E[x]^2 cancels catastrophically);
         # a row whose variance (1e-6) is far below eps (a missing eps blows up)
         x[: rows // 8] *= 1e3
-        x[rows // 2] = 100 + torch.randn(cols, generator=g, device="cpu")
+        x[rows // 2] = 100 + torch.randn(cols, generator=g, device=dev)
         x[rows // 2 + 1] *= 1e-3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), weight.to(dtype).to(dev), bias.to(dtype).to(dev)

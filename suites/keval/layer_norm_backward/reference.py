@@ -14,16 +14,16 @@ def reference(dy, x, weight, eps=1e-5):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     M, N = case["M"], case["N"]
-    x = torch.randn(M, N, generator=g, device="cpu")
-    dy = torch.randn(M, N, generator=g, device="cpu")
-    weight = 1 + 0.5 * torch.randn(N, generator=g, device="cpu")
+    x = torch.randn(M, N, generator=g, device=dev)
+    dy = torch.randn(M, N, generator=g, device=dev)
+    weight = 1 + 0.5 * torch.randn(N, generator=g, device=dev)
     if case.get("outliers"):
         # rows 1000x larger; a row offset by 100 (E[x^2] - E[x]^2 cancels catastrophically);
         # upstream gradients 1000x larger in other rows
         x[: M // 8] *= 1e3
-        x[M // 2] = 100 + torch.randn(N, generator=g, device="cpu")
+        x[M // 2] = 100 + torch.randn(N, generator=g, device=dev)
         dy[M // 4: M // 4 + M // 8] *= 1e3
-    dev = torch.empty(0).device
     return dy.to(dtype).to(dev), x.to(dtype).to(dev), weight.to(dtype).to(dev)

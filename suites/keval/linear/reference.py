@@ -10,15 +10,15 @@ def reference(x, weight, bias):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     M, K, N = case["M"], case["K"], case["N"]
-    x = torch.randn(M, K, generator=g, device="cpu")
-    weight = torch.randn(N, K, generator=g, device="cpu") / math.sqrt(K)  # outputs of magnitude ~1
-    bias = 0.5 * torch.randn(N, generator=g, device="cpu")
+    x = torch.randn(M, K, generator=g, device=dev)
+    weight = torch.randn(N, K, generator=g, device=dev) / math.sqrt(K)  # outputs of magnitude ~1
+    bias = 0.5 * torch.randn(N, generator=g, device=dev)
     if case.get("outliers"):
         # ~1% of the activations 1000x larger (outlier features, as in LLM activations)
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), weight.to(dtype).to(dev), bias.to(dtype).to(dev)

@@ -7,17 +7,18 @@ def reference(x):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = 2 * torch.randn(rows, cols, generator=g, device="cpu")
+    x = 2 * torch.randn(rows, cols, generator=g, device=dev)
     if case.get("outliers"):
         # exp(100) overflows float32 and exp(-150) underflows to 0: without max-subtraction
         # the result is inf or -inf. ~2% of the elements near +-100, one row in three shifted by
         # +100, one in three by -150
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 50)]
-        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device="cpu") * 2 - 1
-        flat[idx] = sign * (95 + 5 * torch.rand(idx.numel(), generator=g, device="cpu"))
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 50)]
+        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device=dev) * 2 - 1
+        flat[idx] = sign * (95 + 5 * torch.rand(idx.numel(), generator=g, device=dev))
         x[0::3] += 100
         x[1::3] -= 150
-    return (x.to(dtype).to(torch.empty(0).device),)
+    return (x.to(dtype).to(dev),)

@@ -8,12 +8,12 @@ def reference(a, b):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     M, K, N = case["M"], case["K"], case["N"]
-    a = torch.randn(M, K, generator=g, device="cpu")
-    b = torch.randn(K, N, generator=g, device="cpu") / math.sqrt(K)  # outputs of magnitude ~1 for any K
+    a = torch.randn(M, K, generator=g, device=dev)
+    b = torch.randn(K, N, generator=g, device=dev) / math.sqrt(K)  # outputs of magnitude ~1 for any K
     if case.get("outliers"):
         # a few rows of a 1000x larger (outputs ~1e3 there; still finite in float16)
         a[: max(1, M // 16)] *= 1e3
-    dev = torch.empty(0).device
     return a.to(dtype).to(dev), b.to(dtype).to(dev)

@@ -12,20 +12,20 @@ def reference(hidden, topk_ids, num_experts):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     T, H, K, E = case["T"], case["H"], case["K"], case["E"]
-    hidden = torch.randn(T, H, generator=g, device="cpu")
+    hidden = torch.randn(T, H, generator=g, device=dev)
     # k distinct experts per token: the k largest of random scores; with skew (and outliers) a
     # few experts are popular and many get no token at all
-    scores = torch.rand(T, E, generator=g, device="cpu")
+    scores = torch.rand(T, E, generator=g, device=dev)
     if case.get("skew") or case.get("outliers"):
-        scores += 3 * (torch.arange(E, device="cpu") % 7 == 0).float()
-        scores[:, torch.randperm(E, generator=g, device="cpu")[: E // 3]] -= 10
+        scores += 3 * (torch.arange(E, device=dev) % 7 == 0).float()
+        scores[:, torch.randperm(E, generator=g, device=dev)[: E // 3]] -= 10
     topk_ids = torch.topk(scores, K, dim=1).indices.to(torch.int32)
     if case.get("outliers"):
         # ~1% of the hidden values 1e4 times larger (the copy must be bit-exact anyway)
         flat = hidden.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e4
-    dev = torch.empty(0).device
     return hidden.to(dtype).to(dev), topk_ids.to(dev), E

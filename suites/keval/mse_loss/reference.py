@@ -7,14 +7,14 @@ def reference(x, y):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = torch.randn(rows, cols, generator=g, device="cpu")
-    y = x + 0.5 * torch.randn(rows, cols, generator=g, device="cpu")  # predictions near targets
+    x = torch.randn(rows, cols, generator=g, device=dev)
+    y = x + 0.5 * torch.randn(rows, cols, generator=g, device=dev)  # predictions near targets
     if case.get("outliers"):
         # ~1% of the predictions 1000x off: their squares (~1e6) dominate the mean
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), y.to(dtype).to(dev)

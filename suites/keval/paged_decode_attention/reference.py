@@ -24,35 +24,35 @@ def reference(q, k_cache, v_cache, block_table, seq_lens):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     B, Hq, Hkv, D, L = case["B"], case["Hq"], case["Hkv"], case["D"], case["L"]
     lo = max(1, L - 255)  # small cases (L <= 256): any length in [1, L]
-    seq_lens = torch.randint(lo, L + 1, (B,), generator=g, device="cpu", dtype=torch.int32)
+    seq_lens = torch.randint(lo, L + 1, (B,), generator=g, device=dev, dtype=torch.int32)
     max_blocks = (L + PAGE - 1) // PAGE
     needed = (seq_lens + PAGE - 1) // PAGE
     used = int(needed.sum())
     num_blocks = used + max(3, used // 16)  # spare pages that no sequence uses
     # physical pages in random order; table entries past a sequence's last page point anywhere
-    perm = torch.randperm(num_blocks, generator=g, device="cpu").to(torch.int32)
-    block_table = torch.randint(0, num_blocks, (B, max_blocks), generator=g, device="cpu", dtype=torch.int32)
-    valid = torch.zeros(num_blocks, PAGE, dtype=torch.bool, device="cpu")
+    perm = torch.randperm(num_blocks, generator=g, device=dev).to(torch.int32)
+    block_table = torch.randint(0, num_blocks, (B, max_blocks), generator=g, device=dev, dtype=torch.int32)
+    valid = torch.zeros(num_blocks, PAGE, dtype=torch.bool, device=dev)
     pos = 0
     for b in range(B):
         n = int(needed[b])
         block_table[b, :n] = perm[pos:pos + n]
         pos += n
-        t = torch.arange(int(seq_lens[b]), device="cpu")
+        t = torch.arange(int(seq_lens[b]), device=dev)
         valid[block_table[b, t // PAGE].long(), t % PAGE] = True
-    q = torch.randn(B, Hq, D, generator=g, device="cpu")
-    k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
-    v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device="cpu")
+    q = torch.randn(B, Hq, D, generator=g, device=dev)
+    k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
+    v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
     # slots past the sequences' ends hold large garbage: reading them changes the result
     k_cache[~valid] = 100.0
     v_cache[~valid] = 100.0
     if case.get("outliers"):
         # a quarter of the query heads 100x larger: scores of several hundred
-        heads = torch.randperm(Hq, generator=g, device="cpu")[: max(1, Hq // 4)]
+        heads = torch.randperm(Hq, generator=g, device=dev)[: max(1, Hq // 4)]
         q[:, heads] *= 100
-    dev = torch.empty(0).device
     return (q.to(dtype).to(dev), k_cache.to(dtype).to(dev), v_cache.to(dtype).to(dev),
             block_table.to(dev), seq_lens.to(dev))

@@ -6,20 +6,21 @@ def reference(x):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
     if case.get("ties"):
         # multiples of 1/16 in [-8, 8): exact in every dtype, and each row's maximum occurs
         # several times, spread over the row (also across chunks of wide rows)
-        x = torch.randint(-128, 128, (rows, cols), generator=g, device="cpu").float() / 16
+        x = torch.randint(-128, 128, (rows, cols), generator=g, device=dev).float() / 16
     else:
         # plain logits (a greedy-decoding argmax): ties still occur after rounding to 16 bits
-        x = 3 * torch.randn(rows, cols, generator=g, device="cpu")
+        x = 3 * torch.randn(rows, cols, generator=g, device=dev)
     # every fourth row entirely negative: masked lanes padded with 0 would win
     x[1::4] = -(x[1::4].abs() + 0.25)
     if case.get("outliers"):
         # ~1% of the elements a thousand times larger, of both signs
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    return (x.to(dtype).to(torch.empty(0).device),)
+    return (x.to(dtype).to(dev),)

@@ -7,12 +7,13 @@ def reference(x):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = torch.randn(rows, cols, generator=g, device="cpu")
+    x = torch.randn(rows, cols, generator=g, device=dev)
     if case.get("outliers"):
         # ~1% of the elements a thousand times larger, of both signs (squares ~1e7)
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    return (x.to(dtype).to(torch.empty(0).device),)
+    return (x.to(dtype).to(dev),)

@@ -7,15 +7,16 @@ def reference(x):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    x = torch.randn(rows, cols, generator=g, device="cpu")
+    x = torch.randn(rows, cols, generator=g, device=dev)
     if case.get("outliers"):
         # ~1% of the elements a hundred times larger, of both signs (variances stay far below
         # the float16 maximum)
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 100
     # per-row integer offsets in [-1000, 1000] (exact in float16): a large mean, a small spread
-    offset = torch.randint(-1000, 1001, (rows, 1), generator=g, device="cpu").float()
-    return ((x + offset).to(dtype).to(torch.empty(0).device),)
+    offset = torch.randint(-1000, 1001, (rows, 1), generator=g, device=dev).float()
+    return ((x + offset).to(dtype).to(dev),)

@@ -50,18 +50,18 @@ def _safe_for_fp8_rounding(gate, up, dtype):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     T, inter = case["T"], case["I"]
-    gate = 2 * torch.randn(T, inter, generator=g, device="cpu")
-    up = 2 * torch.randn(T, inter, generator=g, device="cpu")
+    gate = 2 * torch.randn(T, inter, generator=g, device=dev)
+    up = 2 * torch.randn(T, inter, generator=g, device=dev)
     if case.get("outliers"):
         # ~1% of the gate values near +-1000: exp(1000) overflows float32, and one huge y
         # makes the rest of its row quantise to small values
         flat = gate.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
-        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device="cpu") * 2 - 1
-        flat[idx] = sign * (900 + 100 * torch.rand(idx.numel(), generator=g, device="cpu"))
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
+        sign = torch.randint(0, 2, (idx.numel(),), generator=g, device=dev) * 2 - 1
+        flat[idx] = sign * (900 + 100 * torch.rand(idx.numel(), generator=g, device=dev))
     gate = gate.to(dtype).float()
     up = _safe_for_fp8_rounding(gate, up.to(dtype).float(), dtype)
-    dev = torch.empty(0).device
     return (torch.cat((gate, up), dim=1).to(dtype).to(dev),)

@@ -7,16 +7,16 @@ def reference(y, dy):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     rows, cols = case["rows"], case["cols"]
-    logits = 2 * torch.randn(rows, cols, generator=g, device="cpu")
-    dy = torch.randn(rows, cols, generator=g, device="cpu")
+    logits = 2 * torch.randn(rows, cols, generator=g, device=dev)
+    dy = torch.randn(rows, cols, generator=g, device=dev)
     if case.get("outliers"):
         # peaked rows (one logit +30: a probability ~1, the rest tiny), and upstream
         # gradients 1000x larger in other rows
-        peak = torch.randint(0, cols, (rows // 4,), generator=g, device="cpu")
-        logits[torch.arange(rows // 4, device="cpu"), peak] += 30
+        peak = torch.randint(0, cols, (rows // 4,), generator=g, device=dev)
+        logits[torch.arange(rows // 4, device=dev), peak] += 30
         dy[rows // 2: rows // 2 + rows // 8] *= 1e3
     y = torch.softmax(logits, dim=-1)
-    dev = torch.empty(0).device
     return y.to(dtype).to(dev), dy.to(dtype).to(dev)

@@ -8,20 +8,20 @@ def reference(x, w, scale):
 
 
 def make_inputs(case, dtype, seed):
-    g = torch.Generator().manual_seed(seed)
+    dev = torch.empty(0).device  # the job's device: keval draws there (docs/task-format.md)
+    g = torch.Generator(device=dev).manual_seed(seed)
     M, K, N = case["M"], case["K"], case["N"]
-    x = torch.randn(M, K, generator=g, device="cpu")
-    w = torch.randint(-127, 128, (K, N), generator=g, device="cpu", dtype=torch.int8)
+    x = torch.randn(M, K, generator=g, device=dev)
+    w = torch.randint(-127, 128, (K, N), generator=g, device=dev, dtype=torch.int8)
     # int8 weights have std ~73; per-column scales around 1/(73*sqrt(K)) keep outputs ~1.
     # Scales are powers of two, so w * scale is exact in float16 and bfloat16: dequantising
     # first (as the reference does) and scaling the float32 accumulator agree, even next to
     # the 1e3 outliers below
-    e = round(math.log2(73.0 * math.sqrt(K))) + torch.randint(-1, 2, (N,), generator=g, device="cpu")
+    e = round(math.log2(73.0 * math.sqrt(K))) + torch.randint(-1, 2, (N,), generator=g, device=dev)
     scale = torch.pow(2.0, -e.double()).float()
     if case.get("outliers"):
         # ~1% of the activations a thousand times larger (outlier features)
         flat = x.view(-1)
-        idx = torch.randperm(flat.numel(), generator=g, device="cpu")[: max(1, flat.numel() // 100)]
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
-    dev = torch.empty(0).device
     return x.to(dtype).to(dev), w.to(dev), scale.to(dtype).to(dev)

@@ -1,0 +1,458 @@
+"""`compare-judges`: keval's verdicts next to what KernelBenchX's own harness would have said.
+
+KernelBenchX's criterion (EVAL/0_call_acc.py, EVAL/1_exe_acc.py, utils/correction_utils.py),
+reproduced with its weaknesses, since showing where it and keval disagree is the point:
+- code: a JSONL line's `predict` through KernelBenchX's clear_code (the first ```python block up
+  to the next fence, chat end tokens removed, stripped; not cut at the separator, unlike keval);
+  a `.py` submission: its text above the separator;
+- call: fails when that code is empty, or when its part above the first separator neither
+  defines nor assigns `<stem>` or `kernel_function` at the top level (impl_must_export_kernel);
+  else code + the 146-'#' line + the task file's test part (after its last separator) run as a
+  script from the checkout's root: call = exit 0. KernelBenchX's quantisation check is handed the
+  file's basename, never contains "Quantization/", so it never fires: not reproduced;
+- exec (after a passed call): ONE process seeds random and torch with KERNELBENCHX_SEED (default
+  0), runpy's the script, seeds again, runpy's the task file, and compares the two `test_results`
+  (`compare_values`): an earlier file's global changes (a patched torch function, TF32 switched
+  on) apply to the reference too, and one seed is the only one tried.
+Scripts run in a subprocess (own process group, killed at the timeout; KernelBenchX has none), on
+the GPU when present, else under the Triton interpreter with the CPU emulation of
+kernelbenchx_runtime.py ('cuda' in the test parts and in utils/data_utils.py rewritten to the
+CPU). Like KernelBenchX's harness, and unlike keval's jobs, they run outside any sandbox.
+"""
+
+import ast
+import concurrent.futures
+import json
+import os
+import random
+import runpy
+import signal
+import subprocess
+import sys
+import tempfile
+import types
+
+from . import kernelbenchx as kbx
+from .kb_common import AdapterError
+from .tritonbench_judges import MAX_EXAMPLES, read_results, resolve_device, tail
+
+RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
+CHILD = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); "
+         "from keval_runner.adapters.kernelbenchx_judges import child; del sys.path[0]; "
+         "sys.exit(child(sys.argv[1:]))")
+
+
+# ---------------------------------------------------------------------------------------------
+# KernelBenchX's rules, as its harness applies them
+
+
+def kernelbenchx_code(predict: str) -> str:
+    """EVAL/0_call_acc.py clear_code."""
+    code = str(predict)
+    if "```python" in code:
+        code = code.split("```python", 1)[-1]
+    if "```" in code:
+        code = code.split("```", 1)[0]
+    return code.replace("<|im_end|>", "").replace("<|EOT|>", "").strip()
+
+
+def exports_kernel(impl: str, stem: str):
+    """utils/correction_utils.py impl_must_export_kernel: (ok, why)."""
+    impl = (impl or "").strip()
+    if not impl:
+        return False, "kernel entry check: empty implementation segment"
+    try:
+        tree = ast.parse(impl)
+    except SyntaxError as e:
+        return False, f"kernel entry check: syntax error in implementation: {e}"
+    names = {stem, "kernel_function"}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in names:
+            return True, ""
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else targets
+        if any(isinstance(t, ast.Name) and t.id in names for t in targets):
+            return True, ""
+    return False, (f"kernel entry check: need `def {stem}(...)` or `def kernel_function(...)` "
+                   f"(or assign `{stem}` / `kernel_function`).")
+
+
+def precision_metric(output, reference) -> dict:
+    """utils/correction_utils.py precision_metric (the aggregates quantised tasks are judged on)."""
+    import torch
+
+    if output.numel() > 200000:
+        output, reference = output.cpu(), reference.cpu()
+    x, ref = output.float(), reference.float()
+    x_norm = torch.linalg.vector_norm(x.reshape(-1)).item()
+    ref_norm = torch.linalg.vector_norm(ref.reshape(-1)).item()
+    if x_norm < 1e-12 and ref_norm < 1e-12:
+        cosine = 1.0
+    elif x_norm < 1e-12 or ref_norm < 1e-12:
+        cosine = 0.0
+    else:
+        cosine = torch.nn.functional.cosine_similarity(x.reshape(1, -1), ref.reshape(1, -1)).item()
+    l1 = (torch.abs(x - ref).sum() / torch.abs(ref).sum().clamp_min(1e-12)).item()
+    rmse = torch.sqrt(torch.mean((x - ref) ** 2)).item()
+    return {"cosine_sim": cosine, "l1_relative": l1, "rmse": rmse}
+
+
+def default_tolerance(dtype):
+    """(rtol, atol) of 1_exe_acc.py by the candidate's torch or numpy dtype; others exact."""
+    import numpy as np
+    import torch
+
+    if isinstance(dtype, torch.dtype):
+        halves, floats = (torch.float16, torch.bfloat16), (torch.float32, torch.float64)
+    else:
+        dtype = np.dtype(dtype)
+        halves, floats = (np.dtype(np.float16),), (np.dtype(np.float32), np.dtype(np.float64))
+    if dtype in halves:
+        return 5e-3, 5e-3
+    if dtype in floats:
+        return 1e-5, 1e-5
+    return 0.0, 0.0
+
+
+def compare_values(v1, v2, path: str = "test_results", threshold: dict = None) -> None:
+    """1_exe_acc.py compare_python_files' comparison of the candidate's (v1) and the reference's
+    (v2) test_results: raises AssertionError (or whatever the comparison raises) on a difference.
+    A task with precision_thresholds judges every tensor on the aggregates, else assert_close."""
+    import math
+
+    import numpy as np
+    import torch
+
+    if isinstance(v1, torch.Tensor) and isinstance(v2, torch.Tensor):
+        if v1.shape != v2.shape:
+            raise AssertionError(f"shape mismatch at {path}: {tuple(v1.shape)} vs {tuple(v2.shape)}")
+        if v1.dtype != v2.dtype:
+            raise AssertionError(f"dtype mismatch at {path}: {v1.dtype} vs {v2.dtype}")
+        if threshold:
+            m = precision_metric(v1, v2)
+            if not (m["cosine_sim"] >= threshold.get("cosine_sim", 0.99) and m["l1_relative"] <= threshold.get(
+                    "l1_relative", 0.01) and m["rmse"] <= threshold.get("rmse", 0.01)):
+                raise AssertionError(f"Precision threshold not met at {path}: {m}")
+        else:
+            rtol, atol = default_tolerance(v1.dtype)
+            torch.testing.assert_close(v1, v2, rtol=rtol, atol=atol, equal_nan=True)
+        return
+    if isinstance(v1, (list, tuple)) and isinstance(v2, (list, tuple)):
+        if len(v1) != len(v2):
+            raise AssertionError(f"length mismatch at {path}: {len(v1)} vs {len(v2)}")
+        for i, (a, b) in enumerate(zip(v1, v2)):
+            compare_values(a, b, f"{path}[{i}]", threshold)
+        return
+    if isinstance(v1, dict) and isinstance(v2, dict):
+        if set(v1) != set(v2):
+            raise AssertionError(f"dict keys mismatch at {path}: {sorted(v1)} vs {sorted(v2)}")
+        for k in sorted(v1):
+            compare_values(v1[k], v2[k], f"{path}.{k}", threshold)
+        return
+    if isinstance(v1, np.ndarray) or isinstance(v2, np.ndarray):
+        if not (isinstance(v1, np.ndarray) and isinstance(v2, np.ndarray)):
+            raise AssertionError(f"type mismatch at {path}: {type(v1).__name__} vs {type(v2).__name__}")
+        if v1.shape != v2.shape or v1.dtype != v2.dtype:
+            raise AssertionError(f"shape/dtype mismatch at {path}: {v1.shape} {v1.dtype} vs {v2.shape} {v2.dtype}")
+        rtol, atol = default_tolerance(v1.dtype)
+        if rtol or atol:
+            np.testing.assert_allclose(v1, v2, rtol=rtol, atol=atol, equal_nan=True)
+        elif not np.array_equal(v1, v2, equal_nan=True):
+            raise AssertionError(f"ndarray mismatch at {path}")
+        return
+    numbers = (int, float, complex, np.number)
+    if isinstance(v1, numbers) or isinstance(v2, numbers):
+        a1, a2 = np.asarray(v1), np.asarray(v2)
+        # bools are not np.number: they fall through to `!=`, as in KernelBenchX
+        if a1.shape == () == a2.shape and np.issubdtype(a1.dtype, np.number) and np.issubdtype(a2.dtype, np.number):
+            if isinstance(v1, float) and isinstance(v2, float) and math.isnan(v1) and math.isnan(v2):
+                return
+            rtol, atol = default_tolerance(np.result_type(a1.dtype, a2.dtype))
+            if rtol or atol:
+                np.testing.assert_allclose(a1, a2, rtol=rtol, atol=atol, equal_nan=True)
+            elif not np.array_equal(a1, a2, equal_nan=True):
+                raise AssertionError(f"scalar mismatch at {path}: {v1!r} vs {v2!r}")
+            return
+    if v1 != v2:
+        raise AssertionError(f"value mismatch at {path}: {v1!r} vs {v2!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The child process: a script as KernelBenchX runs it
+
+
+def seed_all(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    torch.manual_seed(seed)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed_all(seed)
+
+
+def install_cpu_data_utils(root: str) -> None:
+    """utils/data_utils.py (its factories default to 'cuda') rewritten to the CPU, in sys.modules
+    before the test part's `from data_utils import ...`."""
+    from . import kernelbenchx_runtime as rt
+
+    path = os.path.join(root, "utils", "data_utils.py")
+    if os.path.isfile(path):
+        module = types.ModuleType("data_utils")
+        module.__file__ = path
+        module.__dict__.update({rt.DEVICE_NAME: "cpu", "_keval_synchronize": rt._synchronize})
+        exec(rt.rewritten(path), module.__dict__)
+        sys.modules["data_utils"] = module
+
+
+def run_script(path: str, cpu: bool) -> dict:
+    """runpy.run_path(path, run_name="__main__"); on the CPU the same with every statement after
+    the first separator (the test part) through the runtime's 'cuda' rewrite."""
+    if not cpu:
+        return runpy.run_path(path, run_name="__main__")
+    from . import kernelbenchx_runtime as rt
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    tree = ast.parse(text, path)
+    cut = next((i for i, line in enumerate(text.splitlines(), start=1) if kbx.SEPARATOR in line), None)
+    if cut is not None:
+        tree.body = [rt._DeviceRewrite().visit(n) if n.lineno > cut else n for n in tree.body]
+    code = compile(ast.fix_missing_locations(tree), path, "exec")
+    module = types.ModuleType("__main__")
+    module.__dict__.update({"__file__": path, rt.DEVICE_NAME: "cpu", "_keval_synchronize": rt._synchronize})
+    saved, saved_argv0 = sys.modules.get("__main__"), sys.argv[0] if sys.argv else None
+    sys.modules["__main__"] = module
+    if sys.argv:
+        sys.argv[0] = path
+    try:
+        exec(code, module.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+        if sys.argv:
+            sys.argv[0] = saved_argv0
+    return dict(module.__dict__)
+
+
+def child(argv: list) -> int:
+    """`call SCRIPT` (CPU only; on the GPU the script runs as `python SCRIPT`) or
+    `exec SCRIPT TASK_FILE RESULT_JSON THRESHOLDS_JSON cpu|cuda`."""
+    if argv[0] == "call":
+        path = argv[1]
+        install_cpu_data_utils(os.getcwd())
+        sys.argv = [path]
+        sys.path[0] = os.path.dirname(path)  # as `python SCRIPT` has it
+        run_script(path, cpu=True)
+        return 0
+    script, task_file, out, thresholds, device = argv[1:6]
+    cpu = device == "cpu"
+    if cpu:
+        install_cpu_data_utils(os.getcwd())
+    result = {"ok": False, "error": ""}
+    try:
+        seed = int(os.environ.get("KERNELBENCHX_SEED", "0"))
+        seed_all(seed)
+        r1 = run_script(script, cpu).get("test_results", None)
+        seed_all(seed)
+        r2 = run_script(task_file, cpu).get("test_results", None)
+        if r1 is None or r2 is None:
+            raise AssertionError("missing `test_results` in one or both files")
+        compare_values(r1, r2, "test_results", json.loads(thresholds) or None)
+        result["ok"] = True
+    except Exception as e:  # noqa: BLE001 - KernelBenchX's own `except Exception`: a fail
+        result["error"] = f"{type(e).__name__}: {e}"
+    except BaseException as e:  # SystemExit escapes KernelBenchX's except and aborts its whole run
+        result["error"] = f"{type(e).__name__} escaped ({e!r}): KernelBenchX's run would abort"
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: one submission through both stages
+
+
+class Judge:
+    def __init__(self, checkout, python: str, device: str, timeout: float, workdir: str):
+        self.checkout, self.python, self.device, self.timeout, self.workdir = checkout, python, device, timeout, workdir
+        self.stems = checkout.stems()
+        self.env = dict(os.environ)
+        if device == "cpu":
+            self.env["TRITON_INTERPRET"] = "1"
+        else:
+            self.env.pop("TRITON_INTERPRET", None)
+
+    def process(self, command: list) -> dict:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=self.checkout.root, env=self.env, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the script's own children too
+            except ProcessLookupError:
+                pass
+            proc.communicate()
+            return {"rc": None, "stdout": "", "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
+        return {"rc": proc.returncode, "stdout": stdout, "stderr": stderr, "timeout": False}
+
+    def task_file(self, stem: str) -> str:
+        path = os.path.join(self.checkout.data, self.stems[stem]["file"])
+        if not os.path.exists(path):  # KernelBenchX falls back on a search by basename
+            for folder, _, names in os.walk(self.checkout.data):
+                if f"{stem}.py" in names:
+                    return os.path.join(folder, f"{stem}.py")
+        return path
+
+    def judge(self, record: dict) -> dict:
+        """{call, exec, timeout, error}: KernelBenchX's two stages for one matched record."""
+        stem = record["task"]
+        out = {"call": False, "exec": False, "timeout": False, "error": ""}
+        if record.get("item") is not None:
+            predict = record["item"].get("predict", record["item"].get("code"))
+            code = kernelbenchx_code(predict)
+        else:
+            code = record["code"]  # a .py: its text above the separator, not cleaned
+        if not code.strip():
+            out["error"] = "Generation failed: empty prediction from model"
+            return out
+        ok, why = exports_kernel(kbx.split_file(code)[0], stem)
+        if not ok:
+            out["error"] = why
+            return out
+        gold = self.task_file(stem)
+        with open(gold, encoding="utf-8") as f:
+            test = f.read().split(kbx.SEPARATOR)[-1]
+        if "def test_" not in test:
+            out["error"] = f"No test_ function in {stem}.py (KernelBenchX's run would abort)"
+            return out
+        folder = os.path.join(self.workdir, "".join(c if c.isalnum() else "_" for c in record["id"]))
+        os.makedirs(folder, exist_ok=True)
+        script = os.path.join(folder, f"{stem}.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(code + "\n" + kbx.SEPARATOR + "\n" + test)
+        child_command = [self.python, "-c", CHILD]
+        run = self.process(child_command + ["call", script] if self.device == "cpu" else [self.python, script])
+        out["call"], out["timeout"] = run["rc"] == 0, run["timeout"]
+        if not out["call"]:
+            out["error"] = tail(run["stderr"])
+            return out
+        result_path = os.path.join(folder, "exec.json")
+        thresholds = json.dumps(self.stems[stem].get("precision_thresholds") or {})
+        run = self.process(child_command + ["exec", script, gold, result_path, thresholds, self.device])
+        out["timeout"] = run["timeout"]
+        try:
+            with open(result_path, encoding="utf-8") as f:
+                result = json.load(f)
+        except (OSError, ValueError):
+            result = {"ok": False, "error": f"no result (exit {run['rc']}): {tail(run['stderr'], 300)}"}
+        out["exec"], out["error"] = bool(result["ok"]), tail(result["error"])
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+
+
+def agreement(keval_ok: bool, peer_ok: bool) -> str:
+    if keval_ok == peer_ok:
+        return "agree_pass" if keval_ok else "agree_fail"
+    return "keval_pass_kernelbenchx_fail" if keval_ok else "keval_fail_kernelbenchx_pass"
+
+
+def result_for(record: dict, results: dict, by_origin: dict):
+    """keval's row for a record: by id, else (keval's own {predict, file} reader, whose ids are
+    hashes when the line has none) by origin FILE:LINE."""
+    row = results.get(str(record["id"]))
+    if row is None and record.get("line") is not None:
+        row = by_origin.get((os.path.realpath(record["path"]), record["line"]))
+    return row
+
+
+def origins(results: dict) -> dict:
+    found = {}
+    for row in results.values():
+        path, _, line = str(row.get("origin") or "").rpartition(":")
+        if path and line.isdigit():
+            found[(os.path.realpath(path), int(line))] = row
+    return found
+
+
+def compare(args) -> int:
+    root = kbx.find_checkout(args.source, args.suite)
+    if not root:
+        raise AdapterError(f"{args.source}: no KernelBenchX checkout above it (give --suite CHECKOUT)")
+    checkout = kbx.Checkout(root)
+    records = kbx.match_submissions(args.source, root)
+    results = read_results(args.results)
+    by_origin = origins(results)
+    device = resolve_device(args.device)
+    report = {"kind": "kernelbenchx", "device": device, "submissions": args.source, "results": args.results,
+              "checkout": checkout.root, "n_lines": len(records), "unmatched": 0, "not_in_results": 0}
+    todo = []
+    for record in records:
+        row = result_for(record, results, by_origin) if record["task"] else None
+        if record["task"] is None:
+            report["unmatched"] += 1
+        elif row is None:
+            report["not_in_results"] += 1
+        else:
+            todo.append((record, row))
+
+    with tempfile.TemporaryDirectory(prefix="keval-kbx-judges-") as workdir:
+        judge = Judge(checkout, args.python, device, args.timeout, workdir)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            runs = list(pool.map(lambda pair: judge.judge(pair[0]), todo))
+
+    items, counts, by_verdict = [], {"exec": {}, "call": {}}, {}
+    examples = {"exec": {}, "call": {}}
+    for (record, row), run in zip(todo, runs):
+        verdict = row.get("verdict")
+        item = {"id": record["id"], "task": record["task"], "keval_verdict": verdict,
+                "keval_reason": (row.get("reasons") or [""])[0], "keval_call": bool(row.get("call")),
+                "kernelbenchx_call": run["call"], "kernelbenchx_exec": run["exec"],
+                "kernelbenchx_timeout": run["timeout"], "kernelbenchx_error": run["error"]}
+        item["exec"] = agreement(verdict == "pass", run["exec"])
+        item["call"] = agreement(item["keval_call"], run["call"])
+        items.append(item)
+        v = by_verdict.setdefault(verdict, {"n": 0, "kernelbenchx_call_pass": 0, "kernelbenchx_exec_pass": 0})
+        v["n"] += 1
+        v["kernelbenchx_call_pass"] += run["call"]
+        v["kernelbenchx_exec_pass"] += run["exec"]
+        for which in ("exec", "call"):
+            counts[which][item[which]] = counts[which].get(item[which], 0) + 1
+            if item[which].startswith("keval_"):
+                bucket = examples[which].setdefault(item[which], [])
+                if len(bucket) < MAX_EXAMPLES:
+                    bucket.append(item)
+    report.update({"n_compared": len(items), "exec": counts["exec"], "call": counts["call"],
+                   "by_verdict": by_verdict, "disagreements": examples, "items": items})
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
+    print_report(report)
+    return 0
+
+
+def print_report(report: dict) -> None:
+    print(f"kernelbenchx: {report['n_compared']} submissions compared on {report['device']} "
+          f"({report['unmatched']} unmatched, {report['not_in_results']} not in the results)")
+    for which in ("exec", "call"):
+        c = report[which]
+        print(f"{which}: agree {c.get('agree_pass', 0) + c.get('agree_fail', 0)} (pass {c.get('agree_pass', 0)}, "
+              f"fail {c.get('agree_fail', 0)}), "
+              f"keval fail / KernelBenchX pass {c.get('keval_fail_kernelbenchx_pass', 0)}, "
+              f"keval pass / KernelBenchX fail {c.get('keval_pass_kernelbenchx_fail', 0)}")
+    print("by keval verdict (n, KernelBenchX call pass, KernelBenchX exec pass):")
+    for verdict, v in sorted(report["by_verdict"].items(), key=lambda kv: -kv[1]["n"]):
+        print(f"  {str(verdict):18} {v['n']:5} {v['kernelbenchx_call_pass']:5} {v['kernelbenchx_exec_pass']:5}")
+    for which in ("exec", "call"):
+        for kind, items in sorted(report["disagreements"][which].items()):
+            print(f"{which} {kind}, e.g.:")
+            for item in items:
+                if item["keval_reason"]:
+                    why = f"keval {item['keval_verdict']}: {item['keval_reason']}"
+                else:
+                    lines = [line for line in item["kernelbenchx_error"].splitlines() if line.strip()]
+                    why = f"keval {item['keval_verdict']}; KernelBenchX: {lines[-1].strip() if lines else 'fail'}"
+                print(f"  {item['id']} ({item['task']}): {why[:200]}")
