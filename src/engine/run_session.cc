@@ -177,6 +177,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::vector<std::optional<SubmissionResult>> results(submissions.size());
   std::vector<std::string> keys(submissions.size());
   std::vector<size_t> pending;
+  std::map<std::string, size_t> first_pending_of;            // key -> first line with it
+  std::vector<std::pair<size_t, size_t>> same_code_as;       // (line, earlier line, same key)
   size_t resumed = 0;
   const auto selected = suite.select(options.tasks_glob);
   for (size_t i = 0; i < submissions.size(); ++i) {
@@ -195,7 +197,15 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                          "\n" + gpu_name);
     if (auto stored = store.find_result(keys[i])) {
       results[i] = std::move(*stored);
+      results[i]->id = s.id;  // the stored result may come from a line with another id
+      results[i]->origin = s.origin;
       ++resumed;
+      continue;
+    }
+    // The same code for the same task twice in one file: judged once (one key, one work folder,
+    // one stored evaluation), its result given to each line.
+    if (auto [first, inserted] = first_pending_of.emplace(keys[i], i); !inserted) {
+      same_code_as.emplace_back(i, first->second);
       continue;
     }
     pending.push_back(i);
@@ -329,6 +339,12 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     progress.finished_one(false, submissions[i].id + " crash (harness)");
   });
   progress.close();
+  for (auto [i, first] : same_code_as) {
+    if (!results[first]) continue;
+    results[i] = *results[first];
+    results[i]->id = submissions[i].id;
+    results[i]->origin = submissions[i].origin;
+  }
 
   RunOutput output;
   for (auto& r : results) {
@@ -337,6 +353,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   output.summary = make_summary(output.results, environment);
   output.summary["run_id"] = run_id;
   output.summary["resumed"] = resumed;
+  output.summary["same_code"] = same_code_as.size();
   std::ofstream results_file(options.out / "results.jsonl");
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
   std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";

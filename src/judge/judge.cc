@@ -166,6 +166,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
 }
 
 std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy& policy) {
+  if (!policy.require_kernel) return std::nullopt;  // any code may do the work (e.g. KernelBench's)
   for (const json* profile : job.of_type("kernel_profile")) {
     double share = num(*profile, "own_share", 1.0);
     if (share < policy.min_own_gpu_share) {
@@ -236,7 +237,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
                      {"no Triton kernel defined in the submission ran during its calls" +
                       (other.empty() ? std::string() : " (other kernels: " + other + ")")}};
   }
-  return policy.require_kernel ? judge_fallback(job, policy) : std::nullopt;
+  return judge_fallback(job, policy);
 }
 
 void judge_outputs(const json& compare, Findings& findings) {

@@ -191,6 +191,19 @@ TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
   EXPECT_NE(j.reasons[0].find("ampere_sgemm"), std::string::npos);
 }
 
+TEST(JudgeIntegrityTest, LibraryKernelsPassWhereAnyCodeMayDoTheWork) {
+  // KernelBench's any-code tasks: cuBLAS doing the work is allowed, in the timing job too
+  // (where the H200 first showed library_fallback for KernelBench references)
+  json profile = {{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"},
+                  {"own_share", 0.0},
+                  {"kernels", {{{"name", "sm90_xmma_gemm"}, {"own", false}, {"time_us", 9}}}}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  JobOutcome timing = finished({profile});
+  facts.timing = timing;
+  EXPECT_EQ(judge(facts, JudgePolicy{false, true}).verdict, Verdict::kLibraryFallback);
+  EXPECT_EQ(judge(facts, JudgePolicy{false, false}).verdict, Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace keval
 

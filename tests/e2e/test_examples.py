@@ -69,3 +69,20 @@ def test_rerun_into_same_out_resumes_without_rejudging(examples_run, tmp_path):
     db = __import__("sqlite3").connect(out / "keval.db")
     assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
     assert db.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == len(before)
+
+
+def test_the_same_code_twice_in_one_file_is_judged_once_and_reported_under_both_ids(tmp_path):
+    # it used to crash the second line (UNIQUE constraint on the evaluation key)
+    line = next(json.loads(l) for l in (REPO / "examples" / "submissions.jsonl").read_text().splitlines()
+                if json.loads(l)["id"] == "relu_correct")
+    subs = tmp_path / "twice.jsonl"
+    subs.write_text("".join(json.dumps(dict(line, id=i)) + "\n" for i in ("first", "again")))
+    out = tmp_path / "out"
+    proc = run_keval("run", "--suite", "suites/keval", "--submissions", str(subs), "--out", str(out),
+                     "--device", "cpu", "--no-timing")
+    assert proc.returncode == 0, proc.stderr
+    results = {r["id"]: r for r in read_results(out)}
+    assert set(results) == {"first", "again"}
+    assert results["first"]["verdict"] == results["again"]["verdict"] == "pass"
+    assert json.loads((out / "summary.json").read_text())["same_code"] == 1
+    assert sqlite3.connect(out / "keval.db").execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 1
