@@ -19,6 +19,7 @@ from .errors import DeviceError, describe
 from .inputs import build_inputs, synchronize, tensors_in, torch_device
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
 from .output_files import output_path, save_outputs
+from .phases import phase
 from .rotation import MAX_SETS, InputRotation, derived_seeds, input_bytes
 from .task_files import load_reference_module
 
@@ -75,8 +76,9 @@ class CandidateJob:
 
     def _inputs(self, case, seed):
         try:
-            return build_inputs(self.make_inputs, case, seed, self.device,
-                                on_device=bool(self.request.get("shared_inputs")))
+            with phase("inputs"):
+                return build_inputs(self.make_inputs, case, seed, self.device,
+                                    on_device=bool(self.request.get("shared_inputs")))
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate
@@ -142,7 +144,8 @@ class CandidateJob:
         copies = None
         if outputs is not None:
             try:
-                copies = save_outputs(saved, outputs)
+                with phase("save_outputs"):
+                    copies = save_outputs(saved, outputs)
             except Exception as exc:  # e.g. a tensor subclass that cannot be copied or saved
                 self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
                 outputs = None
@@ -250,7 +253,9 @@ class CandidateJob:
     # -- the whole job -----------------------------------------------------------------
 
     def run(self) -> None:
-        if not self.load():
+        with phase("load"):
+            loaded = self.load()
+        if not loaded:
             return
         os.makedirs(self.request["outputs_dir"], exist_ok=True)
         timed = []
@@ -258,18 +263,22 @@ class CandidateJob:
             seeds = list(case.get("seeds") or [])
             first_outputs = {}  # seed -> saved outputs, in seed order
             for index, seed in enumerate(seeds):
-                outputs = self.call_once(case, seed)
+                with phase("calls"):
+                    outputs = self.call_once(case, seed)
                 if outputs is None:
                     continue
                 first_outputs[seed] = outputs
                 if index == 0 and self.request.get("check_determinism"):
-                    self.check_determinism(case, seed, outputs)
+                    with phase("determinism"):
+                        self.check_determinism(case, seed, outputs)
             if seeds and seeds[0] in first_outputs:
                 timed.append((case, first_outputs))
         timing_on = (self.request.get("timing") or {}).get("enabled")
         profile_on = self.checks["profile_kernels"] and self.device.type == "cuda"
         for case, first_outputs in timed:
             if timing_on:
-                self.time_case(case, first_outputs)
+                with phase("timing"):
+                    self.time_case(case, first_outputs)
             if profile_on:
-                self.profile_case(case, next(iter(first_outputs)))
+                with phase("profile"):
+                    self.profile_case(case, next(iter(first_outputs)))

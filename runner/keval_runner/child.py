@@ -10,7 +10,7 @@ import sys
 import tempfile
 import traceback
 
-from . import sandbox
+from . import phases, sandbox
 from .errors import DeviceError
 from .messages import MessageWriter
 
@@ -64,7 +64,8 @@ def dispatch(request: dict, writer: MessageWriter, capabilities=None) -> None:
         from .probe import probe
         writer.send("probe", **probe(request), sandbox_capabilities=capabilities)
         return
-    prepare_device(request)
+    with phases.phase("device"):
+        prepare_device(request)
     kind = request.get("kind")
     if kind == "candidate":
         from .candidate_job import CandidateJob
@@ -118,9 +119,11 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
         if request.get("op") == "probe":  # tested before this child gives anything up
             from .probe import sandbox_capabilities
             capabilities = sandbox_capabilities(request)
-        enter_sandbox(request, writer)
+        phases.reset()
+        with phases.phase("sandbox"):
+            enter_sandbox(request, writer)
         dispatch(request, writer, capabilities)
-        writer.send("done")
+        writer.send("done", phases=phases.seconds())
         code = EXIT_DONE
     except sandbox.SandboxError as exc:
         writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")

@@ -10,6 +10,7 @@ import torch
 from .compare import as_output_list, compare_outputs
 from .errors import describe
 from .inputs import build_inputs, synchronize, torch_device
+from .phases import phase
 from .output_files import load_outputs, output_path
 from .task_files import load_reference_module
 
@@ -29,26 +30,29 @@ class ReferenceJob:
     def compare_one(self, case, seed) -> None:
         where = {"case": case["name"], "dtype": case["dtype"], "seed": seed}
         try:
-            args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+            with phase("inputs"):
+                args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
         except Exception as exc:
             self._task_error("inputs", exc, where)
             return
         try:
-            with torch.no_grad(), self.device:
+            with phase("reference_calls"), torch.no_grad(), self.device:
                 refs = as_output_list(self.module.reference(*args))
-            synchronize(self.device)
+                synchronize(self.device)
         except (Exception, SystemExit) as exc:
             self._task_error("reference", exc, where)
             return
 
         path = output_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         try:
-            outs = load_outputs(path)
+            with phase("compare"):
+                outs = load_outputs(path)
+                facts = None if outs is None else compare_outputs(outs, refs, case.get("atol", 0.0),
+                                                                   case.get("rtol", 0.0))
             if outs is None:
                 self.writer.send("compare", **where, missing=True, n_outputs=None,
                                  ref_n_outputs=len(refs), outputs=[])
                 return
-            facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
         except Exception as exc:
             self.writer.error("compare", **describe(exc), **where)
             return
@@ -56,14 +60,16 @@ class ReferenceJob:
                          ref_n_outputs=len(refs), outputs=facts)
 
     def run(self) -> None:
-        self.module = load_reference_module(self.request["task_dir"], self.writer)
+        with phase("load"):
+            self.module = load_reference_module(self.request["task_dir"], self.writer)
         if self.module is None:
             return
         for case in self.request.get("cases", []):
             for seed in case.get("seeds") or []:
                 self.compare_one(case, seed)
         if self.request.get("warm_compile"):
-            self.warm_compile(self.request["warm_compile"])
+            with phase("compile_warm"):
+                self.warm_compile(self.request["warm_compile"])
 
     def warm_compile(self, timed: list) -> None:
         """Compiles torch.compile(reference) on the timed cases, in the timing job's order, so its

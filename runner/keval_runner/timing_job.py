@@ -15,6 +15,7 @@ from .compare import as_output_list
 from .errors import describe
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .loading import find_entry, load_module
+from .phases import phase
 from .rotation import InputRotation
 from .task_files import load_reference_module
 from . import timing
@@ -87,12 +88,17 @@ class TimingJob(CandidateJob):
 
     def run(self) -> None:
         kernel_tracking.install()
-        baselines = self.load_baselines()  # before the submission is imported
-        if not self.load():
+        with phase("load_baselines"):
+            baselines = self.load_baselines()  # before the submission is imported
+        with phase("load"):
+            loaded = self.load()
+        if not loaded:
             return
         for case in self.request.get("cases", []):
             if not case.get("seeds"):
                 continue
-            self.time_case_interleaved(case, baselines)
+            with phase("timing"):
+                self.time_case_interleaved(case, baselines)
             if self.checks["profile_kernels"] and self.device.type == "cuda":
-                self.profile_case(case, case["seeds"][0])
+                with phase("profile"):
+                    self.profile_case(case, case["seeds"][0])

@@ -18,6 +18,7 @@
 #include "engine/uid_lease.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
+#include "report/job_seconds.h"
 #include "report/progress.h"
 #include "report/summary.h"
 #include "store/store.h"
@@ -321,6 +322,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.hash = s.hash;
     result.judgement = judge(facts, JudgePolicy{task.inplace, task.require_kernel});
     result.static_flags = scan_python_source(s.code, task.entry).flags;
+    result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
     fill_case_results(result, task, facts, recorded ? "golden" : baseline_name, settings.device == "cuda",

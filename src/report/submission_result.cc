@@ -54,6 +54,7 @@ nlohmann::json SubmissionResult::to_json() const {
           {"origin", origin},
           {"hash", hash},
           {"static_flags", static_flags},
+          {"job_seconds", job_seconds},
           {"cases", cases_json}};
 }
 
@@ -77,6 +78,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
   r.time_ms = optional_from(j, "time_ms");
   r.baseline = j["baseline"].is_string() ? j["baseline"].get<std::string>() : "";
   r.static_flags = j.value("static_flags", std::vector<std::string>{});
+  if (j.contains("job_seconds") && j["job_seconds"].is_object()) r.job_seconds = j["job_seconds"];
   r.ref_time_ms = optional_from(j, "ref_time_ms");
   r.efficiency = optional_from(j, "efficiency");
   for (const auto& c : j.value("cases", nlohmann::json::array())) {

@@ -43,6 +43,7 @@ struct SubmissionResult {
   std::optional<double> efficiency;            // geometric mean of the cases' (GPU only)
   std::vector<CaseResult> cases;
   std::vector<std::string> static_flags;  // informative findings of the static scan
+  nlohmann::json job_seconds = nlohmann::json::object();  // per job: wall_s and phases (job_seconds.h)
 
   bool call() const { return judgement.verdict != Verdict::kBadSubmission && call_ok_; }
   bool exec() const { return judgement.verdict == Verdict::kPass; }

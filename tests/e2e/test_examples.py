@@ -27,6 +27,10 @@ def test_failures_carry_reasons_and_passes_carry_speedups(examples_run):
             assert r["exec"] and r["call"]
             assert r["speedup"] is not None and r["speedup"] > 0
             assert r["cases"] and all(c["time_ms"] > 0 for c in r["cases"])
+            # where the time went: each job's wall time and the runner's phases
+            jobs = r["job_seconds"]
+            assert jobs["candidate"]["wall_s"] > 0 and jobs["candidate"]["phases"]["calls"] > 0
+            assert jobs["reference"]["phases"]["compare"] >= 0 and "timing" in jobs
         else:
             assert r["reasons"] and r["reasons"][0], r
             assert r["speedup"] is None
