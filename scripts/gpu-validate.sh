@@ -68,7 +68,7 @@ PY
               echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
               PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "$kind" compare-judges --results "$out/results.jsonl" --source "$src" --out "$out/judges.json" --device cuda | tail -n 20
             done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
-    hostile) KEVAL_HOSTILE_DEVICE=cuda $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
+    hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;

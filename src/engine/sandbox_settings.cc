@@ -111,8 +111,12 @@ nlohmann::json SandboxSettings::for_slot(int slot, const std::string& cache_root
                        {"nproc", optional_json(processes)},
                        {"as_bytes", optional_json(address_space_bytes)}}},
           {"stdout_cap_bytes", stdout_cap_bytes},
+          // Autotuning results cached too (keyed by Triton, target, kernel source, key and
+          // configs): the timing job reuses the candidate job's instead of benchmarking every
+          // config again, and a slot's later submissions reuse the golden's.
           {"env", {{"TRITON_CACHE_DIR", cache_dir_of(cache_root, "triton", slot_uid)},
-                   {"TORCHINDUCTOR_CACHE_DIR", cache_dir_of(cache_root, "inductor", slot_uid)}}}};
+                   {"TORCHINDUCTOR_CACHE_DIR", cache_dir_of(cache_root, "inductor", slot_uid)},
+                   {"TRITON_CACHE_AUTOTUNING", "1"}}}};
 }
 
 nlohmann::json SandboxSettings::describe() const {

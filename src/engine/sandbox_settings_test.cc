@@ -18,6 +18,7 @@ TEST(SandboxSettings, TritonCacheIsPerLeasedUidNotPerSlot) {
   EXPECT_EQ(second.for_slot(0, "/c")["env"]["TRITON_CACHE_DIR"], "/c/triton/uid-61002");
   EXPECT_EQ(second.for_slot(1, "/c")["uid"], 61003);
   EXPECT_EQ(second.for_slot(1, "/c")["env"]["TORCHINDUCTOR_CACHE_DIR"], "/c/inductor/uid-61003");
+  EXPECT_EQ(second.for_slot(1, "/c")["env"]["TRITON_CACHE_AUTOTUNING"], "1");  // jobs share tuning
 }
 
 TEST(SandboxSettings, WithoutUidSwitchTheCacheIsTheInvokingUsers) {

@@ -18,7 +18,7 @@ Environment: KEVAL (binary, default build/keval), KEVAL_PYTHON (runner Python, p
 keval), KEVAL_HOSTILE_DEVICE (cpu|cuda, default cpu), KEVAL_HOSTILE_TIMING=0 (run with
 --no-timing: cases marked `needs: timing` are skipped), KEVAL_HOSTILE_CASES (comma-separated
 globs over case names, for working on a few cases), KEVAL_HOSTILE_KEEP=1 (keep the runs' folder,
-whose path is printed).
+whose path is printed), KEVAL_HOSTILE_JOBS (worker slots, default 2; more on a GPU machine).
 """
 import fnmatch
 import glob
@@ -45,6 +45,7 @@ RUNNER_PACKAGE = REPO / "runner" / "keval_runner"
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 DEVICE = os.environ.get("KEVAL_HOSTILE_DEVICE", "cpu")
 TIMING = os.environ.get("KEVAL_HOSTILE_TIMING", "1") != "0"
+JOBS = os.environ.get("KEVAL_HOSTILE_JOBS", "2")
 ONLY = [g.strip() for g in os.environ.get("KEVAL_HOSTILE_CASES", "").split(",") if g.strip()]
 
 SLEEPER_MARK = b"keval_hostile_sleeper"  # argv[0] of every process the cases leave behind
@@ -192,7 +193,7 @@ def run_keval(name: str, cases: list, tmp: pathlib.Path, timeout_s: int, timing:
             f.write(json.dumps({"task": case["task"], "code": case["code"], "id": case["name"]}) + "\n")
     out = tmp / f"out_{name}"
     args = [KEVAL, "run", "--suite", str(SUITE), "--submissions", str(submissions), "--out", str(out),
-            "--device", DEVICE, "--jobs", "2", "--timeout", str(timeout_s), "--quiet"]
+            "--device", DEVICE, "--jobs", JOBS, "--timeout", str(timeout_s), "--quiet"]
     if not timing:
         args.append("--no-timing")
     env = dict(os.environ)
