@@ -21,6 +21,7 @@ from kb_harness import FIXTURES, REPO, adapter, keval, make_env, remove, shared_
 
 from keval_runner.adapters import kernelbenchx as kbx  # noqa: E402 (kb_harness puts runner/ on sys.path)
 from keval_runner.adapters import kernelbenchx_judges as judges  # noqa: E402
+from keval_runner.adapters import kernelbenchx_criterion as criterion  # noqa: E402
 
 CHECKOUT = FIXTURES / "kernelbenchx"
 PREDICTIONS = FIXTURES / "kernelbenchx_judges" / "predictions.jsonl"
@@ -103,17 +104,17 @@ def test_tolerances_are_kernelbenchx_assert_close_by_dtype():
     import torch
 
     ones = torch.ones(8)
-    judges.compare_values(ones.half() + 0.0078125, ones.half())  # within 5e-3 + 5e-3 * 1
+    criterion.compare_values(ones.half() + 0.0078125, ones.half())  # within 5e-3 + 5e-3 * 1
     with pytest.raises(AssertionError):
-        judges.compare_values(ones + 1e-4, ones)  # float32: 1e-5 + 1e-5 * 1
-    judges.compare_values(ones + 1e-6, ones)
+        criterion.compare_values(ones + 1e-4, ones)  # float32: 1e-5 + 1e-5 * 1
+    criterion.compare_values(ones + 1e-6, ones)
     with pytest.raises(AssertionError):
-        judges.compare_values(torch.arange(3) + 1, torch.arange(3))  # integers exactly
+        criterion.compare_values(torch.arange(3) + 1, torch.arange(3))  # integers exactly
     with pytest.raises(AssertionError, match="dtype mismatch"):
-        judges.compare_values(ones.double(), ones)
-    judges.compare_values({"b": [ones], "a": 1.0}, {"a": 1.0 + 1e-7, "b": (ones,)})  # lists and tuples alike
+        criterion.compare_values(ones.double(), ones)
+    criterion.compare_values({"b": [ones], "a": 1.0}, {"a": 1.0 + 1e-7, "b": (ones,)})  # lists and tuples alike
     with pytest.raises(AssertionError, match="keys mismatch"):
-        judges.compare_values({"a": ones}, {"b": ones})
+        criterion.compare_values({"a": ones}, {"b": ones})
 
 
 def test_quantised_tasks_are_judged_on_aggregates():
@@ -122,25 +123,25 @@ def test_quantised_tasks_are_judged_on_aggregates():
     ref = torch.linspace(1, 2, 100)
     near = ref * 1.04  # 4 % everywhere: far outside assert_close, inside l1_relative 0.05
     thresholds = {"cosine_sim": 0.95, "l1_relative": 0.05, "rmse": 0.1}
-    judges.compare_values(near, ref, threshold=thresholds)
+    criterion.compare_values(near, ref, threshold=thresholds)
     with pytest.raises(AssertionError, match="Precision threshold not met"):
-        judges.compare_values(ref * 1.06, ref, threshold=thresholds)
+        criterion.compare_values(ref * 1.06, ref, threshold=thresholds)
     with pytest.raises(AssertionError):
-        judges.compare_values(near, ref)
+        criterion.compare_values(near, ref)
 
 
 def test_entry_check_wants_the_stem_or_kernel_function_at_top_level():
-    assert judges.exports_kernel("def SGD(p):\n    pass\n", "SGD")[0]
-    assert judges.exports_kernel("def sgd_step(p):\n    pass\nSGD = sgd_step\n", "SGD")[0]
-    assert judges.exports_kernel("kernel_function: object = None\n", "SGD")[0]
-    assert not judges.exports_kernel("def sgd_step(p):\n    pass\n", "SGD")[0]
-    assert not judges.exports_kernel("class K:\n    def SGD(self):\n        pass\n", "SGD")[0]
-    assert not judges.exports_kernel("   ", "SGD")[0]
+    assert criterion.exports_kernel("def SGD(p):\n    pass\n", "SGD")[0]
+    assert criterion.exports_kernel("def sgd_step(p):\n    pass\nSGD = sgd_step\n", "SGD")[0]
+    assert criterion.exports_kernel("kernel_function: object = None\n", "SGD")[0]
+    assert not criterion.exports_kernel("def sgd_step(p):\n    pass\n", "SGD")[0]
+    assert not criterion.exports_kernel("class K:\n    def SGD(self):\n        pass\n", "SGD")[0]
+    assert not criterion.exports_kernel("   ", "SGD")[0]
 
 
 def test_kernelbenchx_keeps_what_follows_the_separator_keval_cuts_it():
     predict = "```python\ndef f():\n    pass\n" + kbx.SEPARATOR + "\nboom()\n```<|im_end|>"
-    assert judges.kernelbenchx_code(predict).endswith("boom()")
+    assert criterion.kernelbenchx_code(predict).endswith("boom()")
     assert "boom" not in kbx.clear_code(predict)
 
 
