@@ -10,7 +10,7 @@ import sys
 import tempfile
 import traceback
 
-from . import phases, sandbox
+from . import device_gate, phases, sandbox
 from .errors import DeviceError
 from .messages import MessageWriter
 
@@ -120,6 +120,7 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
             from .probe import sandbox_capabilities
             capabilities = sandbox_capabilities(request)
         phases.reset()
+        device_gate.reset()
         with phases.phase("sandbox"):
             enter_sandbox(request, writer)
         dispatch(request, writer, capabilities)

@@ -9,7 +9,7 @@ kernel profile taken on CUDA, and the tamper watch checked after timing.
 
 import torch
 
-from . import kernel_tracking
+from . import device_gate, kernel_tracking
 from .candidate_job import CandidateJob
 from .compare import as_output_list
 from .errors import describe
@@ -72,7 +72,8 @@ class TimingJob(CandidateJob):
         try:
             with torch.no_grad():
                 rotation.record_first_outputs()
-                measure_interleaved(contenders, self.device, settings)
+                with device_gate.alone(self.request, self.writer):
+                    measure_interleaved(contenders, self.device, settings)
         except (Exception, SystemExit) as exc:
             self.tamper_check("timing", case, seeds[0])
             self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seeds[0]))

@@ -13,12 +13,23 @@ using nlohmann::json;
 class FakeRunner : public JobRunner {
  public:
   explicit FakeRunner(DeviceLease* lease) : lease_(lease) {}
-  JobOutcome run(json request, std::chrono::milliseconds) override {
+  using JobRunner::run;
+  JobOutcome run(json request, std::chrono::milliseconds, const MessageHook& on_message) override {
     const std::string kind = request["kind"];
     kinds.push_back(kind);
     if (kind == "timing") {
-      lease_held_during_timing = !lease_->try_lock_shared();
-      if (!lease_held_during_timing) lease_->unlock_shared();
+      // Set-up shares the device; only the measurement has it alone, once asked for.
+      shared_before_measuring = !lease_->try_lock();
+      if (!shared_before_measuring) lease_->unlock();
+      gated = request.value("device_gate", false);
+      if (on_message) on_message({{"type", "device_alone"}});
+      const auto signal = std::filesystem::path(request["work_dir"].get<std::string>()) / "device-alone-0";
+      const bool others_kept_out = !lease_->try_lock_shared();
+      if (!others_kept_out) lease_->unlock_shared();
+      lease_held_during_timing = others_kept_out && std::filesystem::exists(signal);
+      if (on_message) on_message({{"type", "device_shared"}});
+      shared_after_measuring = !lease_->try_lock();
+      if (!shared_after_measuring) lease_->unlock();
     } else {
       shared_during_correctness = !lease_->try_lock();  // held shared: not free to have alone
       if (!shared_during_correctness) lease_->unlock();
@@ -43,6 +54,9 @@ class FakeRunner : public JobRunner {
     return out;
   }
   std::vector<std::string> kinds;
+  bool gated = false;
+  bool shared_before_measuring = false;
+  bool shared_after_measuring = false;
   bool lease_held_during_timing = false;
   bool shared_during_correctness = false;
   long long over_tolerance = 0;
@@ -74,9 +88,15 @@ TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
   RunSettings settings;
   EvaluationFacts facts = evaluate_submission(runner, tiny_task(), settings, dirs, &lease);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing"}));
+  EXPECT_TRUE(runner.gated);
+  EXPECT_TRUE(runner.shared_before_measuring);
   EXPECT_TRUE(runner.lease_held_during_timing);
+  EXPECT_TRUE(runner.shared_after_measuring);
   EXPECT_TRUE(runner.shared_during_correctness);
   ASSERT_TRUE(facts.timing.has_value());
+  // every hold was released at the end of the job
+  EXPECT_TRUE(lease.try_lock());
+  lease.unlock();
 }
 
 TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {

@@ -5,6 +5,7 @@ namespace keval {
 nlohmann::json JobOutcome::to_json() const {
   nlohmann::json j = {{"messages", messages}, {"done", done},     {"timed_out", timed_out},
                       {"runner_lost", runner_lost}, {"wall_s", wall_s},
+                      {"lease_wait_s", lease_wait_s},
                       {"stderr_tail", stderr_tail}};
   j["exit_code"] = exit_code ? nlohmann::json(*exit_code) : nlohmann::json(nullptr);
   j["signal"] = signal ? nlohmann::json(*signal) : nlohmann::json(nullptr);
@@ -18,6 +19,7 @@ JobOutcome JobOutcome::from_json(const nlohmann::json& j) {
   out.timed_out = j.value("timed_out", false);
   out.runner_lost = j.value("runner_lost", false);
   out.wall_s = j.value("wall_s", 0.0);
+  out.lease_wait_s = j.value("lease_wait_s", 0.0);
   out.stderr_tail = j.value("stderr_tail", "");
   if (j.contains("exit_code") && !j["exit_code"].is_null()) out.exit_code = j["exit_code"].get<int>();
   if (j.contains("signal") && !j["signal"].is_null()) out.signal = j["signal"].get<int>();

@@ -16,6 +16,7 @@ struct JobOutcome {
   std::optional<int> exit_code;
   std::optional<int> signal;
   double wall_s = 0;
+  double lease_wait_s = 0;  // time spent waiting for the device (DeviceLease), within wall_s or before it
   std::string stderr_tail;  // last lines the child wrote to stderr (for reasons)
 
   nlohmann::json to_json() const;

@@ -54,10 +54,11 @@ std::vector<std::string> memcheck_wrapper(const std::string& tool, const std::fi
           "--log-file", log.string()};
 }
 
-JobOutcome SanitizedRunner::run(nlohmann::json request, std::chrono::milliseconds timeout) {
+JobOutcome SanitizedRunner::run(nlohmann::json request, std::chrono::milliseconds timeout,
+                                const MessageHook& on_message) {
   std::error_code ignored;
   std::filesystem::remove(log_, ignored);  // the tool's log of this job alone
-  JobOutcome outcome = inner_.run(std::move(request), timeout);
+  JobOutcome outcome = inner_.run(std::move(request), timeout, on_message);
   finish_();
   std::ifstream in(log_, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -35,7 +35,9 @@ class SanitizedRunner : public JobRunner {
  public:
   SanitizedRunner(JobRunner& inner, std::function<void()> finish, std::filesystem::path log)
       : inner_(inner), finish_(std::move(finish)), log_(std::move(log)) {}
-  JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout) override;
+  using JobRunner::run;
+  JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout,
+                 const MessageHook& on_message) override;
 
  private:
   JobRunner& inner_;

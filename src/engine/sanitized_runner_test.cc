@@ -38,7 +38,8 @@ TEST(MemcheckLog, CountsErrorsOverEveryProcessAndKeepsTheFirstLines) {
 class LoggingRunner : public JobRunner {
  public:
   LoggingRunner(std::filesystem::path log, std::string text) : log_(std::move(log)), text_(std::move(text)) {}
-  JobOutcome run(json, std::chrono::milliseconds) override {
+  using JobRunner::run;
+  JobOutcome run(json, std::chrono::milliseconds, const MessageHook&) override {
     if (!text_.empty()) std::ofstream(log_) << text_;
     JobOutcome out;
     out.done = true;

@@ -18,7 +18,8 @@ void WorkerSlot::start() {
   process_->start();
 }
 
-JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds timeout) {
+JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds timeout,
+                           const MessageHook& on_message) {
   if (fresh_process_ && process_) process_->stop();
   if (!process_ || !process_->running()) start();
   const std::string job = "j" + std::to_string(next_job_++);
@@ -54,6 +55,7 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
         break;
       } else {
         if (type == "done") outcome.done = true;
+        if (on_message) on_message(*message);
         outcome.messages.push_back(std::move(*message));
       }
     }

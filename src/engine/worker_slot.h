@@ -13,7 +13,9 @@ class WorkerSlot : public JobRunner {
   WorkerSlot(RunnerConfig config, nlohmann::json sandbox = nullptr);
   // Starts the zygote now (so start-up cost is paid once, before the first job).
   void start();
-  JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout) override;
+  using JobRunner::run;
+  JobOutcome run(nlohmann::json request, std::chrono::milliseconds timeout,
+                 const MessageHook& on_message) override;
   void set_sandbox(nlohmann::json sandbox) { sandbox_ = std::move(sandbox); }
   // Benchmark mode: a fresh runner process (a cold `import torch`) for every job, the way
   // harnesses without warm workers pay for each candidate.

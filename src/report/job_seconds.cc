@@ -12,7 +12,7 @@ nlohmann::json one_job(const JobOutcome& job) {
       if (value.is_number()) phases[name] = value;  // the child's facts: keep numbers only
     }
   }
-  return {{"wall_s", job.wall_s}, {"phases", phases}};
+  return {{"wall_s", job.wall_s}, {"lease_wait_s", job.lease_wait_s}, {"phases", phases}};
 }
 
 }  // namespace

@@ -173,3 +173,38 @@ def test_unknown_clocks_never_discard():
 
     assert too_slow(1000, 2000) and not too_slow(1600, 2000)
     assert not too_slow(None, 2000) and not too_slow(1000, None)
+
+
+def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_alone(tmp_path):
+    import threading
+    import time as clock
+
+    from keval_runner import device_gate
+
+    sent = []
+
+    class Writer:
+        def send(self, type_, **fields):
+            sent.append(type_)
+
+    device_gate.reset()
+    request = {"device_gate": True, "work_dir": str(tmp_path)}
+    granted_at = []
+
+    def controller():
+        while "device_alone" not in sent:
+            clock.sleep(0.001)
+        clock.sleep(0.05)
+        granted_at.append(clock.monotonic())
+        (tmp_path / "device-alone-0").touch()
+
+    thread = threading.Thread(target=controller)
+    thread.start()
+    with device_gate.alone(request, Writer()):
+        entered = clock.monotonic()
+        assert sent == ["device_alone"]
+    thread.join()
+    assert entered >= granted_at[0] and sent == ["device_alone", "device_shared"]
+    with device_gate.alone({"work_dir": str(tmp_path)}, Writer()):  # no gate: straight through
+        pass
+    assert sent == ["device_alone", "device_shared"]
