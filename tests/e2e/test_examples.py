@@ -90,3 +90,15 @@ def test_the_same_code_twice_in_one_file_is_judged_once_and_reported_under_both_
     assert results["first"]["verdict"] == results["again"]["verdict"] == "pass"
     assert json.loads((out / "summary.json").read_text())["same_code"] == 1
     assert sqlite3.connect(out / "keval.db").execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 1
+
+
+def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("job_seconds", REPO / "bench" / "job_seconds.py")
+    job_seconds = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(job_seconds)
+    out, _ = examples_run
+    summary = job_seconds.summarize([r for r in read_results(out) if r["verdict"] == "pass"])
+    assert set(summary) == {"candidate", "reference", "timing"}
+    assert summary["timing"]["phases"]["timing"] > 0 and summary["candidate"]["wall_s"] > 0

@@ -1,0 +1,51 @@
+"""Where a run's time went: mean seconds per job and phase over a results.jsonl (its
+`job_seconds`), to read after a GPU run (issue 4).
+
+    python bench/job_seconds.py OUT/results.jsonl [--verdict pass]
+"""
+
+import argparse
+import collections
+import json
+import sys
+
+
+def summarize(results: list) -> dict:
+    """{job: {"n", "wall_s", "lease_wait_s", "phases": {name: mean seconds}}} over the results."""
+    totals = collections.defaultdict(lambda: {"n": 0, "wall_s": 0.0, "lease_wait_s": 0.0,
+                                              "phases": collections.Counter()})
+    for result in results:
+        for job, seconds in (result.get("job_seconds") or {}).items():
+            entry = totals[job]
+            entry["n"] += 1
+            entry["wall_s"] += seconds.get("wall_s") or 0.0
+            entry["lease_wait_s"] += seconds.get("lease_wait_s") or 0.0
+            entry["phases"].update({k: v for k, v in (seconds.get("phases") or {}).items()
+                                    if isinstance(v, (int, float))})
+    out = {}
+    for job, entry in totals.items():
+        n = entry["n"]
+        out[job] = {"n": n, "wall_s": entry["wall_s"] / n, "lease_wait_s": entry["lease_wait_s"] / n,
+                    "phases": {k: v / n for k, v in entry["phases"].most_common()}}
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results")
+    parser.add_argument("--verdict", help="only results with this verdict")
+    args = parser.parse_args(argv)
+    with open(args.results) as f:
+        results = [json.loads(line) for line in f if line.strip()]
+    if args.verdict:
+        results = [r for r in results if r.get("verdict") == args.verdict]
+    print(f"{len(results)} results from {args.results}")
+    for job, entry in summarize(results).items():
+        phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in entry["phases"].items())
+        print(f"{job:10s} n={entry['n']:<4d} wall {entry['wall_s']:.2f} s, waited for the device "
+              f"{entry['lease_wait_s']:.2f} s; phases: {phases}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
