@@ -66,7 +66,7 @@ PY
           { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
               kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")
               echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
-              PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "$kind" compare-judges --results "$out/results.jsonl" --source "$src" --out "$out/judges.json" --device cuda | tail -n 20
+              $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$out/judges.json" --device cuda | tail -n 20
             done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;

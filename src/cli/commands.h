@@ -13,6 +13,7 @@ void add_run_command(CLI::App& app, CommandAction& action);
 void add_tasks_command(CLI::App& app, CommandAction& action);
 void add_validate_command(CLI::App& app, CommandAction& action);
 void add_golden_command(CLI::App& app, CommandAction& action);
+void add_compare_judges_command(CLI::App& app, CommandAction& action);
 
 // The goldens of the selected tasks, as submissions of their own tasks.
 std::vector<struct Submission> golden_submissions(const class Suite& suite, const std::string& glob);

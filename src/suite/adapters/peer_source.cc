@@ -25,8 +25,9 @@ std::string quote(const std::string& text) {
   return out + "'";
 }
 
-// Runs the Python adapter; its last stderr line is the reason when it fails.
-void run_adapter(const std::vector<std::string>& args) {
+// Runs the Python adapter (echoing its output when asked); its last line is the reason when
+// it fails.
+void run_adapter(const std::vector<std::string>& args, bool echo = false) {
   std::string command = quote(choose_python("")) + " -m keval_runner.adapters";
   for (const auto& arg : args) command += " " + quote(arg);
   const std::string runner = find_runner_dir().string();
@@ -37,7 +38,10 @@ void run_adapter(const std::vector<std::string>& args) {
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot start the peer adapter");
   char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  while (std::fgets(buffer, sizeof buffer, pipe)) {
+    output += buffer;
+    if (echo) std::fputs(buffer, stdout);
+  }
   int status = ::pclose(pipe);
   if (status != 0) {
     while (!output.empty() && output.back() == '\n') output.pop_back();
@@ -86,6 +90,30 @@ std::filesystem::path adapt_peer_submissions(const PeerSpec& spec, const PeerSpe
   }
   run_adapter(args);
   return out;
+}
+
+void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite,
+                         const JudgeComparison& options) {
+  if (submissions.kind != suite.kind) {
+    throw std::runtime_error("--submissions is " + submissions.kind + " but --suite is " + suite.kind +
+                             ": compare-judges needs one peer's submissions and checkout");
+  }
+  if (suite.kind == "kernelbench") {
+    throw std::runtime_error("compare-judges: no peer criterion for kernelbench (tritonbench-g, "
+                             "tritonbench-t and kernelbenchx have one)");
+  }
+  for (const auto& [what, path] : {std::pair<std::string, std::string>{"--suite", suite.path},
+                                   {"--submissions", submissions.path},
+                                   {"--results", options.results.string()}}) {
+    if (!std::filesystem::exists(path)) throw std::runtime_error(what + ": " + path + " does not exist");
+  }
+  run_adapter({suite.kind, "compare-judges", "--results", std::filesystem::absolute(options.results).string(),
+               "--source", std::filesystem::absolute(submissions.path).string(),
+               "--suite", std::filesystem::absolute(suite.path).string(),
+               "--out", std::filesystem::absolute(options.report).string(), "--device", options.device,
+               "--python", choose_python(""), "--jobs", std::to_string(options.jobs),
+               "--timeout", std::to_string(options.timeout_s)},
+              true);
 }
 
 std::filesystem::path resolve_suite_folder(const std::string& suite) {

@@ -27,6 +27,19 @@ std::filesystem::path adapt_peer_suite(const PeerSpec& spec);
 // for the tasks of `suite_spec`; returns the JSONL's path.
 std::filesystem::path adapt_peer_submissions(const PeerSpec& spec, const PeerSpec& suite_spec);
 
+struct JudgeComparison {
+  std::filesystem::path results;  // results.jsonl of a keval run on the peer's submissions
+  std::filesystem::path report;   // JSON report to write
+  std::string device = "auto";    // where the peer's own scripts run
+  int jobs = 2;
+  int timeout_s = 300;            // per script
+};
+
+// `keval compare-judges`: keval's verdicts on a peer's submissions beside what the peer's own
+// harness would have said (TritonBench: exit code and stdout; KernelBenchX: one-process,
+// one-seed assert_close). Prints the adapter's table; throws with its one-line reason.
+void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite, const JudgeComparison& options);
+
 // A suite folder or peer spec, made loadable: `DIR` as is, `KIND:PATH` adapted first.
 std::filesystem::path resolve_suite_folder(const std::string& suite);
 

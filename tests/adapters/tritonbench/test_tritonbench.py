@@ -99,9 +99,9 @@ def test_t_references_are_pytorch_so_validate_needs_any_code(env):
 def test_compare_judges_reports_the_wrong_values_disagreement(env, run, tmp_path):
     out, _ = run
     report_path = tmp_path / "judges.json"
-    proc = adapter(env, "tritonbench-g", "compare-judges", "--results", out / "results.jsonl",
-                   "--source", JSONL, "--out", report_path, "--device", "cpu", "--timeout", "120")
-    assert proc.returncode == 0, proc.stderr
+    proc = keval(env, "compare-judges", "--suite", f"tritonbench-g:{FIXTURE}", "--submissions",
+                 f"tritonbench-g:{JSONL}", "--results", out / "results.jsonl", "--out", report_path,
+                 "--device", "cpu", "--timeout", "120")
     report = json.loads(report_path.read_text())
     items = {item["id"]: item for item in report["items"]}
     assert report["unmatched"] == 1 and report["n_compared"] == 3
@@ -113,6 +113,18 @@ def test_compare_judges_reports_the_wrong_values_disagreement(env, run, tmp_path
     assert report["exec"] == {"agree_pass": 1, "agree_fail": 1, "keval_fail_tritonbench_pass": 1}
     assert [e["id"] for e in report["disagreements"]["exec"]["keval_fail_tritonbench_pass"]] == [f"{STEM}:2"]
     assert "keval fail / TritonBench pass 1" in proc.stdout
+
+
+def test_compare_judges_refuses_mixed_peers_and_missing_files_in_one_line(env, run, tmp_path):
+    out, _ = run
+    mixed = keval(env, "compare-judges", "--suite", f"kernelbenchx:{FIXTURE}", "--submissions",
+                  f"tritonbench-g:{JSONL}", "--results", out / "results.jsonl", "--out", tmp_path / "r.json",
+                  check=False)
+    assert mixed.returncode == 1 and "--submissions is tritonbench-g but --suite is kernelbenchx" in mixed.stderr
+    missing = keval(env, "compare-judges", "--suite", f"tritonbench-g:{FIXTURE}", "--submissions",
+                    f"tritonbench-g:{JSONL}", "--results", tmp_path / "none.jsonl", "--out", tmp_path / "r.json",
+                    check=False)
+    assert missing.returncode == 1 and missing.stderr.count("\n") == 1 and "--results" in missing.stderr
 
 
 # --- the generated task folders --------------------------------------------------------------
