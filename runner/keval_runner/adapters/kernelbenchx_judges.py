@@ -34,7 +34,9 @@ import types
 from . import kernelbenchx as kbx
 from .kernelbenchx_criterion import compare_values, exports_kernel, kernelbenchx_code, seed_all
 from .kb_common import AdapterError
-from .tritonbench_judges import MAX_EXAMPLES, read_results, resolve_device, tail
+from . import judges_report
+from .judges_report import keval_fields
+from .tritonbench_judges import read_results, resolve_device, tail
 
 RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
@@ -206,12 +208,6 @@ class Judge:
 # The report
 
 
-def agreement(keval_ok: bool, peer_ok: bool) -> str:
-    if keval_ok == peer_ok:
-        return "agree_pass" if keval_ok else "agree_fail"
-    return "keval_pass_kernelbenchx_fail" if keval_ok else "keval_fail_kernelbenchx_pass"
-
-
 def result_for(record: dict, results: dict, by_origin: dict):
     """keval's row for a record: by id, else (keval's own {predict, file} reader, whose ids are
     hashes when the line has none) by origin FILE:LINE."""
@@ -256,55 +252,22 @@ def compare(args) -> int:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             runs = list(pool.map(lambda pair: judge.judge(pair[0]), todo))
 
-    items, counts, by_verdict = [], {"exec": {}, "call": {}}, {}
-    examples = {"exec": {}, "call": {}}
+    items = []
     for (record, row), run in zip(todo, runs):
-        verdict = row.get("verdict")
-        item = {"id": record["id"], "task": record["task"], "keval_verdict": verdict,
-                "keval_reason": (row.get("reasons") or [""])[0], "keval_call": bool(row.get("call")),
-                "kernelbenchx_call": run["call"], "kernelbenchx_exec": run["exec"],
-                "kernelbenchx_timeout": run["timeout"], "kernelbenchx_error": run["error"]}
-        item["exec"] = agreement(verdict == "pass", run["exec"])
-        item["call"] = agreement(item["keval_call"], run["call"])
-        items.append(item)
-        v = by_verdict.setdefault(verdict, {"n": 0, "kernelbenchx_call_pass": 0, "kernelbenchx_exec_pass": 0})
-        v["n"] += 1
-        v["kernelbenchx_call_pass"] += run["call"]
-        v["kernelbenchx_exec_pass"] += run["exec"]
-        for which in ("exec", "call"):
-            counts[which][item[which]] = counts[which].get(item[which], 0) + 1
-            if item[which].startswith("keval_"):
-                bucket = examples[which].setdefault(item[which], [])
-                if len(bucket) < MAX_EXAMPLES:
-                    bucket.append(item)
-    report.update({"n_compared": len(items), "exec": counts["exec"], "call": counts["call"],
-                   "by_verdict": by_verdict, "disagreements": examples, "items": items})
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
+        items.append({"id": record["id"], "task": record["task"], **keval_fields(row),
+                      "kernelbenchx_call": run["call"], "kernelbenchx_exec": run["exec"],
+                      "kernelbenchx_timeout": run["timeout"], "kernelbenchx_error": run["error"]})
+    report.update(judges_report.tally(items, "kernelbenchx"))
+    judges_report.write(report, args.out)
     print_report(report)
     return 0
 
 
 def print_report(report: dict) -> None:
-    print(f"kernelbenchx: {report['n_compared']} submissions compared on {report['device']} "
-          f"({report['unmatched']} unmatched, {report['not_in_results']} not in the results)")
-    for which in ("exec", "call"):
-        c = report[which]
-        print(f"{which}: agree {c.get('agree_pass', 0) + c.get('agree_fail', 0)} (pass {c.get('agree_pass', 0)}, "
-              f"fail {c.get('agree_fail', 0)}), "
-              f"keval fail / KernelBenchX pass {c.get('keval_fail_kernelbenchx_pass', 0)}, "
-              f"keval pass / KernelBenchX fail {c.get('keval_pass_kernelbenchx_fail', 0)}")
-    print("by keval verdict (n, KernelBenchX call pass, KernelBenchX exec pass):")
-    for verdict, v in sorted(report["by_verdict"].items(), key=lambda kv: -kv[1]["n"]):
-        print(f"  {str(verdict):18} {v['n']:5} {v['kernelbenchx_call_pass']:5} {v['kernelbenchx_exec_pass']:5}")
-    for which in ("exec", "call"):
-        for kind, items in sorted(report["disagreements"][which].items()):
-            print(f"{which} {kind}, e.g.:")
-            for item in items:
-                if item["keval_reason"]:
-                    why = f"keval {item['keval_verdict']}: {item['keval_reason']}"
-                else:
-                    lines = [line for line in item["kernelbenchx_error"].splitlines() if line.strip()]
-                    why = f"keval {item['keval_verdict']}; KernelBenchX: {lines[-1].strip() if lines else 'fail'}"
-                print(f"  {item['id']} ({item['task']}): {why[:200]}")
+    def why(item):
+        if item["keval_reason"]:
+            return f"keval {item['keval_verdict']}: {item['keval_reason']}"
+        lines = [line for line in item["kernelbenchx_error"].splitlines() if line.strip()]
+        return f"keval {item['keval_verdict']}; KernelBenchX: {lines[-1].strip() if lines else 'fail'}"
+
+    judges_report.print_report(report, "kernelbenchx", "KernelBenchX", why)

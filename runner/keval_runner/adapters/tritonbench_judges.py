@@ -21,9 +21,10 @@ import signal
 import subprocess
 import tempfile
 
+from . import judges_report
 from . import tritonbench as tb
+from .judges_report import keval_fields
 
-MAX_EXAMPLES = 5
 
 
 def tritonbench_code(predict: str, kind: str) -> str:
@@ -106,12 +107,6 @@ def read_results(path: str) -> dict:
     return rows
 
 
-def agreement(keval_ok: bool, tritonbench_ok: bool) -> str:
-    if keval_ok == tritonbench_ok:
-        return "agree_pass" if keval_ok else "agree_fail"
-    return "keval_pass_tritonbench_fail" if keval_ok else "keval_fail_tritonbench_pass"
-
-
 def tail(text: str, n: int = 400) -> str:
     text = (text or "").strip()
     return text[-n:]
@@ -157,62 +152,25 @@ def compare(args, kind: str) -> int:
             runs = list(pool.map(candidate, todo))
 
     items = []
-    exec_counts, call_counts, by_verdict = {}, {}, {}
-    examples = {"exec": {}, "call": {}}
     for record, run in zip(todo, runs):
-        row = results[record["id"]]
         golden = golds[record["task"]]
         tb_call = run["rc"] == 0
         tb_exec = tb_call and run["stdout"] == golden["stdout"]
-        verdict = row.get("verdict")
-        keval_exec = verdict == "pass"
-        keval_call = bool(row.get("call"))
-        item = {"id": record["id"], "task": record["task"], "keval_verdict": verdict,
-                "keval_reason": (row.get("reasons") or [""])[0], "keval_call": keval_call,
+        item = {"id": record["id"], "task": record["task"], **keval_fields(results[record["id"]]),
                 "tritonbench_call": tb_call, "tritonbench_exec": tb_exec,
-                "tritonbench_timeout": run["timeout"], "gold_rc": golden["rc"],
-                "exec": agreement(keval_exec, tb_exec), "call": agreement(keval_call, tb_call)}
+                "tritonbench_timeout": run["timeout"], "gold_rc": golden["rc"]}
         if not tb_call:
             item["tritonbench_stderr"] = tail(run["stderr"])
         elif not tb_exec:
             item["tritonbench_stdout"] = tail(run["stdout"])
             item["gold_stdout"] = tail(golden["stdout"])
         items.append(item)
-        for counts, key in ((exec_counts, item["exec"]), (call_counts, item["call"])):
-            counts[key] = counts.get(key, 0) + 1
-        v = by_verdict.setdefault(verdict, {"n": 0, "tritonbench_call_pass": 0, "tritonbench_exec_pass": 0})
-        v["n"] += 1
-        v["tritonbench_call_pass"] += tb_call
-        v["tritonbench_exec_pass"] += tb_exec
-        for which in ("exec", "call"):
-            if item[which].startswith("keval_"):
-                bucket = examples[which].setdefault(item[which], [])
-                if len(bucket) < MAX_EXAMPLES:
-                    bucket.append(item)
-    report.update({"n_compared": len(items), "exec": exec_counts, "call": call_counts,
-                   "by_verdict": by_verdict, "disagreements": examples, "items": items})
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
+    report.update(judges_report.tally(items, "tritonbench"))
+    judges_report.write(report, args.out)
     print_report(report)
     return 0
 
 
 def print_report(report: dict) -> None:
-    print(f"{report['kind']}: {report['n_compared']} submissions compared on {report['device']} "
-          f"({report['unmatched']} unmatched lines, {report['not_in_results']} not in the results)")
-    for which in ("exec", "call"):
-        counts = report[which]
-        agree = counts.get("agree_pass", 0) + counts.get("agree_fail", 0)
-        print(f"{which}: agree {agree} (pass {counts.get('agree_pass', 0)}, fail {counts.get('agree_fail', 0)}), "
-              f"keval fail / TritonBench pass {counts.get('keval_fail_tritonbench_pass', 0)}, "
-              f"keval pass / TritonBench fail {counts.get('keval_pass_tritonbench_fail', 0)}")
-    print("by keval verdict (n, TritonBench call pass, TritonBench exec pass):")
-    for verdict, v in sorted(report["by_verdict"].items(), key=lambda kv: -kv[1]["n"]):
-        print(f"  {verdict:18} {v['n']:5} {v['tritonbench_call_pass']:5} {v['tritonbench_exec_pass']:5}")
-    for which in ("exec", "call"):
-        for kind, items in sorted(report["disagreements"][which].items()):
-            print(f"{which} {kind}, e.g.:")
-            for item in items:
-                why = item["keval_reason"] or item.get("tritonbench_stderr", "")
-                print(f"  {item['id']} ({item['task']}): keval {item['keval_verdict']}: {why[:160]}")
+    judges_report.print_report(report, "tritonbench", "TritonBench", lambda item: (
+        f"keval {item['keval_verdict']}: {item['keval_reason'] or item.get('tritonbench_stderr', '')}"))
