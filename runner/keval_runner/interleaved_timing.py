@@ -9,6 +9,7 @@ beside it. CPU samples: wall-clock.
 
 import torch
 
+from .l2_persistence import L2Persistence
 from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
@@ -25,6 +26,7 @@ class Contender:
         self.host_samples = []
         self.reason = None
         self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
+        self.l2_persisting_bytes = 0  # largest persisting-L2 limit found before its samples
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -32,16 +34,28 @@ class Contender:
         return call
 
 
-def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open") -> None:
+def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open",
+                        l2="open") -> None:
     """Fills each contender's samples, host_samples and reason. `clock` reads the SM clock
     after each sample (default: NVML on CUDA, none on the CPU); a sample taken under 75% of the
-    default SM clock is discarded."""
+    default SM clock is discarded. `l2` resets persisting L2 before each CUDA sample (default:
+    the driver's, l2_persistence.py); the limit it finds is charged to the contender whose call
+    came last (the one that could have raised it)."""
     cuda = device.type == "cuda"
     if clock == "open":
         clock = SmClock.open(device) if cuda else None
+    if l2 == "open":
+        l2 = L2Persistence.open() if cuda else None
+    last = None  # the contender whose call ran last
+
+    def charge(contender) -> None:
+        if l2 is not None:
+            contender.l2_persisting_bytes = max(contender.l2_persisting_bytes, l2.reset())
+
     for contender in contenders:
         for _ in range(int(settings.get("warmup", 0))):
             contender.next_call()()
+        charge(contender)
     if cuda:
         _synchronize(device)
         flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
@@ -51,6 +65,8 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     while active:
         for contender in list(active):
             call = contender.next_call()
+            if last is not None:
+                charge(last)
             if cuda:
                 flush.zero_()
                 # Host time must start on an idle device: the flush and prepare's input refill
@@ -76,9 +92,12 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
             if contender.observe is not None:
                 contender.observe(len(contender.samples) - 1, output)
             output = None
+            last = contender
             contender.reason = stop_reason(contender.samples, _clock() - began, settings)
             if contender.reason:
                 active.remove(contender)
+    if last is not None:
+        charge(last)
 
 
 def timing_fields(contender: Contender, device: torch.device) -> dict:
@@ -86,4 +105,5 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
     return {"who": contender.who, "method": "cuda_event_cold_l2" if cuda else "wall_clock",
             "samples_ms": contender.samples,
             "host_samples_ms": contender.host_samples if cuda else None,
-            "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded}
+            "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
+            "l2_persisting_bytes": contender.l2_persisting_bytes}

@@ -150,6 +150,12 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                         " timed calls returned outputs that differ from the verified ones "
                         "(cached or replayed results)"}};
     }
+    if (long long persisting = count(*timing, "l2_persisting_bytes"); persisting > 0) {
+      return Judgement{Verdict::kTampering,
+                       {where(*timing) + "the submission set " + std::to_string(persisting) +
+                        " bytes of L2 aside for persisting accesses, which would outlast the "
+                        "cold-L2 flush between timed samples"}};
+    }
     if (timing->value("method", "") == "cuda_event_cold_l2" && timing->contains("host_samples_ms") &&
         (*timing)["host_samples_ms"].is_array()) {
       double event = median_of((*timing)["samples_ms"]);

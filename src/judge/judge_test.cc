@@ -179,6 +179,20 @@ TEST(JudgeIntegrityTest, SideStreamWorkShowsAsHostEventGap) {
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
+TEST(JudgeIntegrityTest, SettingL2AsideForPersistingLinesIsTampering) {
+  json timing = {{"type", "timing"}, {"who", "candidate"}, {"case", "odd"}, {"dtype", "float32"},
+                 {"method", "cuda_event_cold_l2"}, {"samples_ms", {0.01, 0.01}}, {"l2_persisting_bytes", 0}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.timing = finished({timing});
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+  (*facts.timing).messages[0]["l2_persisting_bytes"] = 4 << 20;
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kTampering);
+  EXPECT_NE(j.reasons[0].find("persisting"), std::string::npos);
+  (*facts.timing).messages[0]["who"] = "golden";  // a baseline's figure is never the submission's
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+}
+
 TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
   json profile = {{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"},
                   {"own_share", 0.1},

@@ -208,3 +208,30 @@ def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_al
     with device_gate.alone({"work_dir": str(tmp_path)}, Writer()):  # no gate: straight through
         pass
     assert sent == ["device_alone", "device_shared"]
+
+
+def test_a_raised_persisting_l2_limit_is_reset_before_each_sample_and_charged_to_its_caller():
+    from keval_runner.interleaved_timing import Contender, measure_interleaved, timing_fields
+
+    class FakeL2:  # the driver's persisting-L2 limit, as l2_persistence.L2Persistence sees it
+        limit = 0
+
+        def reset(self):
+            found, FakeL2.limit = FakeL2.limit, 0
+            return found
+
+    def honest(k):
+        return lambda: torch.zeros(1)
+
+    def raises_limit(k):
+        def call():
+            FakeL2.limit = 4 << 20  # what a call setting L2 aside for persisting lines does
+            return torch.zeros(1)
+        return call
+
+    golden, cheat = Contender("golden", honest), Contender("candidate", raises_limit)
+    measure_interleaved([golden, cheat], torch.device("cpu"),
+                        {"min_samples": 3, "max_samples": 3, "max_seconds": 10}, clock=None, l2=FakeL2())
+    assert timing_fields(cheat, torch.device("cpu"))["l2_persisting_bytes"] == 4 << 20
+    assert timing_fields(golden, torch.device("cpu"))["l2_persisting_bytes"] == 0
+    assert FakeL2.limit == 0  # reset after the last call too
