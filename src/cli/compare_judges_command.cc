@@ -10,7 +10,7 @@ namespace keval {
 void add_compare_judges_command(CLI::App& app, CommandAction& action) {
   auto* cmd = app.add_subcommand(
       "compare-judges",
-      "keval's verdicts beside what the peer's own harness would have said (tritonbench-g|t, kernelbenchx)");
+      "keval's verdicts beside what the peer's own harness would have said (tritonbench-g|t, kernelbenchx, kernelbench)");
   auto suite = std::make_shared<std::string>();
   auto submissions = std::make_shared<std::string>();
   auto python = std::make_shared<std::string>();
@@ -28,7 +28,7 @@ void add_compare_judges_command(CLI::App& app, CommandAction& action) {
     action = [=] {
       auto peer_suite = parse_peer_spec(*suite);
       auto peer_submissions = parse_peer_spec(*submissions);
-      if (!peer_suite) throw std::runtime_error("--suite " + *suite + ": expected KIND:PATH (tritonbench-g, tritonbench-t, kernelbenchx)");
+      if (!peer_suite) throw std::runtime_error("--suite " + *suite + ": expected KIND:PATH (tritonbench-g, tritonbench-t, kernelbenchx, kernelbench)");
       if (!peer_submissions) throw std::runtime_error("--submissions " + *submissions + ": expected KIND:FILE");
       if (!python->empty()) ::setenv("KEVAL_PYTHON", python->c_str(), 1);
       compare_peer_judges(*peer_submissions, *peer_suite, *options);

@@ -3,6 +3,7 @@
     python -m keval_runner.adapters kernelbench suite --source CHECKOUT --out DIR [--select 1,2]
     python -m keval_runner.adapters kernelbench submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
     python -m keval_runner.adapters kernelbench selfcheck --source CHECKOUT [--select 1] [--device cpu]
+    python -m keval_runner.adapters kernelbench compare-judges --results RESULTS.jsonl --source PATH --out REPORT.json
 
 A task is one problem file `KernelBench/level{N}/{id}_{Name}.py` (`class Model`,
 `get_inputs()`, `get_init_inputs()`). A submission defines `class ModelNew` (KernelBench's own
@@ -594,9 +595,11 @@ def code_of(item: dict):
     return None
 
 
-def write_submissions(source: str, out: str, suite: str = None, levels=None) -> dict:
+def match_submissions(source: str, suite: str = None, levels=None) -> list:
+    """One record per submission (a `.py` file, a non-blank JSONL line), in order: `id` (as
+    keval's results name it), `task` (None when unmatched), `how` (or why not), `code`."""
     matcher = Matcher(list_problems(find_checkout(source, suite), levels))
-    lines, counts = [], {}
+    records = []
     for origin, item, problem, file_name in read_items(source):
         code = code_of(item) if item is not None else None
         ident = item.get("id") if item and isinstance(item.get("id"), (str, int)) else origin
@@ -604,11 +607,19 @@ def write_submissions(source: str, out: str, suite: str = None, levels=None) -> 
             task, how = None, problem or f"no code (looked for {', '.join(CODE_KEYS[:4])}, ...)"
         else:
             task, how = matcher.match(item, code, file_name)
+        records.append({"id": str(ident), "task": task, "how": how, "code": code or "", "origin": origin})
+    return records
+
+
+def write_submissions(source: str, out: str, suite: str = None, levels=None) -> dict:
+    lines, counts = [], {}
+    for record in match_submissions(source, suite, levels):
+        task, how = record["task"], record["how"]
         key = how if task else "unmatched"
         counts[key] = counts.get(key, 0) + 1
         if not task:
-            print(f"kernelbench: {origin}: {how}", file=sys.stderr)
-        lines.append(json.dumps({"task": task or f"(no task: {how})", "code": code or "", "id": str(ident)},
+            print(f"kernelbench: {record['origin']}: {how}", file=sys.stderr)
+        lines.append(json.dumps({"task": task or f"(no task: {how})", "code": record["code"], "id": record["id"]},
                                 ensure_ascii=False))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
@@ -658,9 +669,28 @@ def _selfcheck(args):
     return kb_common.run_selfcheck(args, "keval-kernelbench-", lambda out: adapt_suite(args.source, out, levels))
 
 
+def _judges_args(p):
+    p.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
+    p.add_argument("--source", required=True, help="the submissions that run used (.py, .jsonl, folder)")
+    p.add_argument("--suite", default=None, help="KernelBench checkout (default: above --source)")
+    p.add_argument("--out", required=True, help="JSON report to write")
+    p.add_argument("--python", default=sys.executable)
+    p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    p.add_argument("--timeout", type=float, default=300.0,
+                   help="seconds per submission (KernelBench's eval_from_generations: 180)")
+    p.add_argument("--jobs", type=int, default=2)
+
+
+def _judges(args):
+    from . import kernelbench_judges  # runs model code: loaded only when asked for
+
+    return kernelbench_judges.compare(args)
+
+
 def main(kind: str, argv: list) -> int:
     return kb_common.run_main(kind, argv, {
         "suite": (_suite_args, _suite),
         "submissions": (_submissions_args, _submissions),
         "selfcheck": (kb_common.add_selfcheck_arguments, _selfcheck),
+        "compare-judges": (_judges_args, _judges),
     })

@@ -98,10 +98,6 @@ void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite,
     throw std::runtime_error("--submissions is " + submissions.kind + " but --suite is " + suite.kind +
                              ": compare-judges needs one peer's submissions and checkout");
   }
-  if (suite.kind == "kernelbench") {
-    throw std::runtime_error("compare-judges: no peer criterion for kernelbench (tritonbench-g, "
-                             "tritonbench-t and kernelbenchx have one)");
-  }
   for (const auto& [what, path] : {std::pair<std::string, std::string>{"--suite", suite.path},
                                    {"--submissions", submissions.path},
                                    {"--results", options.results.string()}}) {

@@ -37,7 +37,8 @@ struct JudgeComparison {
 
 // `keval compare-judges`: keval's verdicts on a peer's submissions beside what the peer's own
 // harness would have said (TritonBench: exit code and stdout; KernelBenchX: one-process,
-// one-seed assert_close). Prints the adapter's table; throws with its one-line reason.
+// one-seed assert_close; KernelBench: one-process allclose over 5 seeded trials). Prints the
+// adapter's table; throws with its one-line reason.
 void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite, const JudgeComparison& options);
 
 // A suite folder or peer spec, made loadable: `DIR` as is, `KIND:PATH` adapted first.

@@ -7,23 +7,11 @@ import tomllib
 
 import pytest
 
-from kb_harness import FIXTURES, adapter, keval, make_env, remove, shared_folder, verdicts
+from kb_harness import FIXTURES, adapter, keval, verdicts
 
 CHECKOUT = FIXTURES / "kernelbench"
 SUBMISSIONS = FIXTURES / "kernelbench_submissions"
 TASKS = ["l1_1_small_linear", "l1_2_shift_by_index", "l2_1_scale_sigmoid"]
-
-
-@pytest.fixture(scope="module")
-def shared():
-    path = shared_folder()
-    yield path
-    remove(path)
-
-
-@pytest.fixture(scope="module")
-def env(shared):
-    return make_env(os.path.join(shared, "cache"))
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,10 @@ import tomllib
 
 import pytest
 
-from kb_harness import FIXTURES, adapter, keval, make_env, remove, shared_folder, verdicts
+from kb_harness import FIXTURES, adapter, keval, verdicts
 
 CHECKOUT = FIXTURES / "kernelbenchx"
 SUBMISSIONS = FIXTURES / "kernelbenchx_submissions"
-
-
-@pytest.fixture(scope="module")
-def shared():
-    path = shared_folder()
-    yield path
-    remove(path)
-
-
-@pytest.fixture(scope="module")
-def env(shared):
-    return make_env(os.path.join(shared, "cache"))
 
 
 @pytest.fixture(scope="module")

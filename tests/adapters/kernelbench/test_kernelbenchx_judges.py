@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from kb_harness import FIXTURES, REPO, adapter, keval, make_env, remove, shared_folder, verdicts
+from kb_harness import FIXTURES, REPO, adapter, keval, verdicts
 
 from keval_runner.adapters import kernelbenchx as kbx  # noqa: E402 (kb_harness puts runner/ on sys.path)
 from keval_runner.adapters import kernelbenchx_judges as judges  # noqa: E402
@@ -25,18 +25,6 @@ from keval_runner.adapters import kernelbenchx_criterion as criterion  # noqa: E
 
 CHECKOUT = FIXTURES / "kernelbenchx"
 PREDICTIONS = FIXTURES / "kernelbenchx_judges" / "predictions.jsonl"
-
-
-@pytest.fixture(scope="module")
-def shared():
-    path = shared_folder()
-    yield path
-    remove(path)
-
-
-@pytest.fixture(scope="module")
-def env(shared):
-    return make_env(os.path.join(shared, "cache"))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,172 @@
+"""`compare-judges`: keval's verdicts next to what KernelBench's own harness would have said.
+
+KernelBench's criterion (src/kernelbench/eval.py, scripts/eval_from_generations.py) is
+reproduced, weaknesses included, in kernelbench_criterion.py: one process for the problem and
+the submission, seed 42 before each constructor and no weight copy, every input cast to float32,
+5 trials with seeds drawn from seed 42, torch.allclose with atol = rtol = 1e-4. Here:
+- submissions are matched to problems as `kernelbench submissions` does (kernelbench.py
+  match_submissions), so the ids are those of keval's results; the code is what keval took (the
+  fenced block defining ModelNew), KernelBench's kernel file;
+- each runs in a fresh interpreter (own process group, killed at the timeout: a timed-out sample
+  is not compiled for KernelBench too, whose limit is 180 s), on cuda:0 when there is a GPU;
+- without one (or `--device cpu`): on the CPU under TRITON_INTERPRET=1, with models and inputs
+  moved to the CPU instead of cuda (as kernelbench_runtime.py runs keval's CPU jobs), and a
+  problem too big for the interpreter replaced by the CPU-sized variant keval's CPU run judges
+  (kernelbench.plan, kernelbench_runtime.scaled_tree); on the GPU the problem as written.
+Like KernelBench's harness, and unlike keval's jobs, they run outside any sandbox.
+"""
+
+import ast
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import warnings
+
+from . import kernelbench as kb
+from . import judges_report
+from .judges_report import keval_fields
+from .tritonbench_judges import read_results, resolve_device, tail
+
+RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
+CHILD = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); "
+         "from keval_runner.adapters.kernelbench_judges import child; del sys.path[0]; "
+         "sys.exit(child(sys.argv[1:]))")
+
+
+def child(argv: list) -> int:
+    """`REFERENCE_PY SUBMISSION_PY RESULT_JSON cpu|cuda`: KernelBench's evaluation of one sample."""
+    from .kernelbench_criterion import evaluate, outcome
+
+    reference, submission, out, device = argv[:4]
+    with open(reference, encoding="utf-8") as f:
+        original_src = f.read()
+    with open(submission, encoding="utf-8") as f:
+        custom_src = f.read()
+    try:
+        result = evaluate(original_src, custom_src, "cuda:0" if device == "cuda" else "cpu")
+    except BaseException as e:  # noqa: BLE001 - SystemExit kills KernelBench's pool worker: a timeout there
+        result = outcome(False, False, f"{type(e).__name__} escaped ({e!r}): KernelBench's worker dies, "
+                                       f"the sample times out")
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(result, f)
+    return 0
+
+
+def reference_sources(tasks: set, checkout: str, device: str) -> dict:
+    """task -> the problem source KernelBench's run gets: the file itself; on the CPU the variant
+    keval's CPU run judges when the problem has one."""
+    from . import kernelbench_runtime as rt
+
+    sources = {}
+    problems = {p.name: p for p in kb.list_problems(checkout)}
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # as `kernelbench suite` sizes problems
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    for task in sorted(tasks):
+        problem = problems[task]
+        with open(problem.path, encoding="utf-8") as f:
+            text = f.read()
+        if device == "cpu":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                scales = kb.plan(problem, rt).get("scales", (1,))  # plan() uses SIGALRM: main thread
+            if scales[-1] != 1:
+                text = ast.unparse(rt.scaled_tree(text, problem.path, scales[-1]))
+        sources[task] = text
+    return sources
+
+
+class Judge:
+    def __init__(self, python: str, device: str, timeout: float, workdir: str, sources: dict):
+        self.python, self.device, self.timeout, self.workdir = python, device, timeout, workdir
+        self.sources = sources
+        self.env = dict(os.environ)
+        if device == "cpu":
+            self.env["TRITON_INTERPRET"] = "1"
+        else:
+            self.env.pop("TRITON_INTERPRET", None)
+
+    def process(self, command: list, folder: str) -> dict:
+        env = dict(self.env, TMPDIR=folder)  # KernelBench's temporary module file lands here
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=folder, env=env, start_new_session=True)
+        try:
+            _, stderr = proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # the submission's own children too
+            except ProcessLookupError:
+                pass
+            proc.communicate()
+            return {"rc": None, "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
+        return {"rc": proc.returncode, "stderr": stderr, "timeout": False}
+
+    def judge(self, record: dict) -> dict:
+        """{call, exec, trials, timeout, error}: KernelBench's compiled and correctness."""
+        folder = os.path.join(self.workdir, "".join(c if c.isalnum() else "_" for c in record["id"]))
+        os.makedirs(folder, exist_ok=True)
+        paths = {name: os.path.join(folder, name) for name in ("reference.py", "submission.py", "result.json")}
+        with open(paths["reference.py"], "w", encoding="utf-8") as f:
+            f.write(self.sources[record["task"]])
+        with open(paths["submission.py"], "w", encoding="utf-8") as f:
+            f.write(record["code"])
+        run = self.process([self.python, "-c", CHILD, paths["reference.py"], paths["submission.py"],
+                            paths["result.json"], self.device], folder)
+        try:
+            with open(paths["result.json"], encoding="utf-8") as f:
+                result = json.load(f)
+        except (OSError, ValueError):
+            why = run["stderr"] if run["timeout"] else f"no result (exit {run['rc']}): {tail(run['stderr'], 300)}"
+            result = {"compiled": False, "correctness": False, "error": why, "trials": ""}
+        return {"call": bool(result["compiled"]), "exec": bool(result["correctness"]), "trials": result["trials"],
+                "timeout": run["timeout"], "error": tail(result["error"])}
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+
+
+def compare(args) -> int:
+    checkout = kb.find_checkout(args.source, args.suite)
+    records = kb.match_submissions(args.source, checkout)
+    results = read_results(args.results)
+    device = resolve_device(args.device)
+    report = {"kind": "kernelbench", "device": device, "submissions": args.source, "results": args.results,
+              "checkout": kb.problems_root(checkout), "n_lines": len(records), "unmatched": 0,
+              "not_in_results": 0}
+    todo = []
+    for record in records:
+        if record["task"] is None or results.get(record["id"], {}).get("task", record["task"]) != record["task"]:
+            report["unmatched"] += 1  # or keval's run left it unmatched (its suite spec chose other levels)
+        elif record["id"] not in results:
+            report["not_in_results"] += 1
+        else:
+            todo.append(record)
+    sources = reference_sources({r["task"] for r in todo}, checkout, device)
+
+    with tempfile.TemporaryDirectory(prefix="keval-kb-judges-") as workdir:
+        judge = Judge(args.python, device, args.timeout, workdir, sources)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            runs = list(pool.map(judge.judge, todo))
+
+    items = [{"id": record["id"], "task": record["task"], **keval_fields(results[record["id"]]),
+              "kernelbench_call": run["call"], "kernelbench_exec": run["exec"],
+              "kernelbench_trials": run["trials"], "kernelbench_timeout": run["timeout"],
+              "kernelbench_error": run["error"]} for record, run in zip(todo, runs)]
+    report.update(judges_report.tally(items, "kernelbench"))
+    judges_report.write(report, args.out)
+    print_report(report)
+    return 0
+
+
+def print_report(report: dict) -> None:
+    def why(item):
+        text = f"keval {item['keval_verdict']}" + (f": {item['keval_reason']}" if item["keval_reason"] else "")
+        if item["kernelbench_error"]:
+            text += f"; KernelBench: {item['kernelbench_error']}"
+        return " ".join(text.split())
+
+    judges_report.print_report(report, "kernelbench", "KernelBench", why)
