@@ -36,6 +36,22 @@ bool DeviceLease::try_lock_shared() {
   return true;
 }
 
+void DeviceLease::upgrade() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_alone_;  // no new share from now on
+  changed_.wait(lock, [&] { return !alone_ && sharing_ == 1; });  // ours is the last one
+  --waiting_alone_;
+  --sharing_;
+  alone_ = true;
+}
+
+void DeviceLease::downgrade() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  alone_ = false;
+  ++sharing_;
+  changed_.notify_all();
+}
+
 void DeviceLease::unlock() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;

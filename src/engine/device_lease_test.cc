@@ -71,3 +71,34 @@ TEST(DeviceLease, TimingJobsTakeTurns) {
 
 }  // namespace
 }  // namespace keval
+
+namespace keval {
+namespace {
+
+TEST(DeviceLease, AShareUpgradesOnceTheOthersEndAndDowngradesInPlace) {
+  DeviceLease lease;
+  lease.lock_shared();  // the timing job's set-up
+  lease.lock_shared();  // a correctness job beside it
+  std::atomic<bool> alone{false};
+  std::thread timing([&] {
+    lease.upgrade();
+    alone = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EXPECT_FALSE(alone.load());            // the correctness job still runs
+  EXPECT_FALSE(lease.try_lock_shared());  // and no new one may start meanwhile
+  lease.unlock_shared();                 // it ends
+  timing.join();
+  EXPECT_TRUE(alone.load());
+  EXPECT_FALSE(lease.try_lock_shared());
+  lease.downgrade();
+  EXPECT_TRUE(lease.try_lock_shared());  // shared again: correctness jobs may start
+  lease.unlock_shared();
+  EXPECT_FALSE(lease.try_lock());         // the downgraded share is still held
+  lease.unlock_shared();
+  EXPECT_TRUE(lease.try_lock());
+  lease.unlock();
+}
+
+}  // namespace
+}  // namespace keval

@@ -5,10 +5,18 @@
 #include "engine/runner_process.h"
 
 namespace keval {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+}  // namespace
 
 TimingGate::TimingGate(DeviceLease& lease, std::filesystem::path work_dir)
     : lease_(lease), work_dir_(std::move(work_dir)) {
-  wait_for(false);
+  const auto asked = Clock::now();
+  turn_ = std::unique_lock<std::mutex>(lease_.timing_turn());
+  lease_.lock_shared();
+  waited_ += Clock::now() - asked;
 }
 
 TimingGate::~TimingGate() {
@@ -16,34 +24,21 @@ TimingGate::~TimingGate() {
   if (hold_ == Hold::kAlone) lease_.unlock();
 }
 
-void TimingGate::wait_for(bool alone) {
-  const auto started = std::chrono::steady_clock::now();
-  if (alone) {
-    lease_.lock();
-    hold_ = Hold::kAlone;
-  } else {
-    lease_.lock_shared();
-    hold_ = Hold::kShared;
-  }
-  waited_ += std::chrono::steady_clock::now() - started;
-}
-
 void TimingGate::on_message(const nlohmann::json& message) {
   if (!message.is_object()) return;
   const std::string type = message.value("type", "");
   if (type == "device_alone" && hold_ == Hold::kShared) {
-    // Our share first: a writer-preferring lease would otherwise wait for us forever.
-    lease_.unlock_shared();
-    hold_ = Hold::kNone;
-    wait_for(true);
+    const auto asked = Clock::now();
+    lease_.upgrade();
+    hold_ = Hold::kAlone;
+    waited_ += Clock::now() - asked;
     const auto signal = work_dir_ / ("device-alone-" + std::to_string(granted_++));
     if (!std::ofstream(signal)) {  // the job would wait for it until its deadline
       throw HarnessError("cannot create " + signal.string() + " (the timing job's go-ahead)");
     }
   } else if (type == "device_shared" && hold_ == Hold::kAlone) {
-    lease_.unlock();
-    hold_ = Hold::kNone;
-    wait_for(false);
+    lease_.downgrade();
+    hold_ = Hold::kShared;
   }
 }
 

@@ -64,5 +64,23 @@ TEST_F(TimingGateTest, AFileItCannotCreateIsAHarnessError) {
   EXPECT_THROW(gate.on_message({{"type", "device_alone"}}), HarnessError);
 }
 
+TEST_F(TimingGateTest, TimingJobsTakeTurnsSoNoOtherCanMeasureBetweenHandingBackAndSharing) {
+  DeviceLease lease;
+  std::atomic<bool> second_started{false};
+  auto first = std::make_unique<TimingGate>(lease, dir);
+  std::thread second([&] {
+    TimingGate gate(lease, dir / "missing");  // waits for the first job's turn to end
+    second_started = true;
+  });
+  first->on_message({{"type", "device_alone"}});
+  first->on_message({{"type", "device_shared"}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(second_started.load());
+  EXPECT_FALSE(lease.try_lock());  // the first job still holds its share: nothing in between
+  first.reset();
+  second.join();
+  EXPECT_TRUE(second_started.load());
+}
+
 }  // namespace
 }  // namespace keval
