@@ -9,14 +9,18 @@ def output_path(outputs_dir: str, case: str, dtype: str, seed: int) -> str:
     return os.path.join(outputs_dir, f"{case}__{dtype}__{seed}.pt")
 
 
-def plain_cpu_copy(t: torch.Tensor) -> torch.Tensor:
-    """A plain torch.Tensor on the CPU with t's values (a subclass's __torch_function__ is not
-    consulted, so it cannot substitute other values for the copy)."""
+def plain_copy(t: torch.Tensor, device=None) -> torch.Tensor:
+    """A plain torch.Tensor with t's values, on `device` (default: t's own). A subclass's
+    __torch_function__ is not consulted, so it cannot substitute other values for the copy."""
     with torch._C.DisableTorchFunctionSubclass():
-        copy = t.detach().to("cpu", copy=True)
+        copy = t.detach().to(device if device is not None else t.device, copy=True)
         if type(copy) is not torch.Tensor:
             copy = copy.as_subclass(torch.Tensor)
     return copy
+
+
+def plain_cpu_copy(t: torch.Tensor) -> torch.Tensor:
+    return plain_copy(t, "cpu")
 
 
 def save_outputs(path: str, outputs: list) -> list:

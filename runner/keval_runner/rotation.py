@@ -14,6 +14,7 @@ import torch
 from .checks import map_tensors, storage_span
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .inputs import tensors_in
+from .output_files import plain_copy
 
 MAX_SETS = 16
 DERIVED_SEED_STEP = 0x9E3779B1
@@ -51,8 +52,9 @@ def outputs_identical(expected: list, result) -> bool:
 
 
 class InputRotation:
-    """sets: list of (seed, args); expected: seed -> list of CPU tensors (first outputs), or None
-    for a set whose first output is still to be made (see record_first_outputs)."""
+    """sets: list of (seed, args); expected: seed -> list of tensors (first outputs, kept on the
+    device they were made on: a timed-output check then copies nothing between host and GPU), or
+    None for a set whose first output is still to be made (see record_first_outputs)."""
 
     def __init__(self, entry, sets: list, expected: dict):
         self.entry = entry
@@ -106,7 +108,7 @@ class InputRotation:
             with torch.no_grad():
                 result = self.entry(*self._args_for(index, index))
                 outputs = as_output_list(result)
-                self.expected[seed] = [o.detach().to("cpu", copy=True) for o in outputs]
+                self.expected[seed] = [plain_copy(o) for o in outputs]
 
     def observer(self, interval: int):
         """observe(i, output) for timing.measure: checks every interval-th timed call."""

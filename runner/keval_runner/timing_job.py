@@ -15,6 +15,7 @@ from .compare import as_output_list
 from .errors import describe
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .loading import find_entry, load_module
+from .output_files import plain_copy
 from .phases import phase
 from .rotation import InputRotation
 from .task_files import load_reference_module
@@ -50,12 +51,13 @@ class TimingJob(CandidateJob):
         settings = self.request.get("timing") or {}
         first = {}
         for seed in seeds:  # the submission's first outputs, untimed: what timed calls must repeat
+            # (plain copies on the device: each timed-output check compares there, no host copy)
             args = self._inputs(case, seed)
             if args is None:
                 return
             try:
                 with torch.no_grad():
-                    first[seed] = [o.detach().to("cpu", copy=True) for o in as_output_list(self.entry(*args))]
+                    first[seed] = [plain_copy(o) for o in as_output_list(self.entry(*args))]
             except (Exception, SystemExit) as exc:
                 self.tamper_check("timing", case, seed)
                 self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
