@@ -364,3 +364,15 @@ def run_selfcheck(args, prefix: str, adapt) -> int:
         if not args.out:
             shutil.rmtree(out, ignore_errors=True)
     return 0 if counts["pass"] == counts["tasks"] else 1
+
+
+def add_judges_arguments(parser, peer: str, timeout_help: str) -> None:
+    """The compare-judges verb's arguments (the same for each peer)."""
+    parser.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
+    parser.add_argument("--source", required=True, help="the submissions that run used (.py, .jsonl, folder)")
+    parser.add_argument("--suite", default=None, help=f"{peer} checkout (default: above --source)")
+    parser.add_argument("--out", required=True, help="JSON report to write")
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    parser.add_argument("--timeout", type=float, default=300.0, help=timeout_help)
+    parser.add_argument("--jobs", type=int, default=2)

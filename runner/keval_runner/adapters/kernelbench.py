@@ -670,15 +670,7 @@ def _selfcheck(args):
 
 
 def _judges_args(p):
-    p.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
-    p.add_argument("--source", required=True, help="the submissions that run used (.py, .jsonl, folder)")
-    p.add_argument("--suite", default=None, help="KernelBench checkout (default: above --source)")
-    p.add_argument("--out", required=True, help="JSON report to write")
-    p.add_argument("--python", default=sys.executable)
-    p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--timeout", type=float, default=300.0,
-                   help="seconds per submission (KernelBench's eval_from_generations: 180)")
-    p.add_argument("--jobs", type=int, default=2)
+    kb_common.add_judges_arguments(p, "KernelBench", "seconds per submission (KernelBench's eval_from_generations: 180)")
 
 
 def _judges(args):

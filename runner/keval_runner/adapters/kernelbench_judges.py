@@ -20,13 +20,12 @@ import ast
 import concurrent.futures
 import json
 import os
-import signal
-import subprocess
 import tempfile
 import warnings
 
 from . import kernelbench as kb
 from . import judges_report
+from . import judge_process
 from .judges_report import keval_fields
 from .tritonbench_judges import read_results, resolve_device, tail
 
@@ -91,18 +90,7 @@ class Judge:
 
     def process(self, command: list, folder: str) -> dict:
         env = dict(self.env, TMPDIR=folder)  # KernelBench's temporary module file lands here
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                cwd=folder, env=env, start_new_session=True)
-        try:
-            _, stderr = proc.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the submission's own children too
-            except ProcessLookupError:
-                pass
-            proc.communicate()
-            return {"rc": None, "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
-        return {"rc": proc.returncode, "stderr": stderr, "timeout": False}
+        return judge_process.run_script(command, folder, env, self.timeout)
 
     def judge(self, record: dict) -> dict:
         """{call, exec, trials, timeout, error}: KernelBench's compiled and correctness."""

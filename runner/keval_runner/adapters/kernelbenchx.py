@@ -489,14 +489,7 @@ def _selfcheck(args):
 
 
 def _judges_args(p):
-    p.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
-    p.add_argument("--source", required=True, help="the submissions that run used (.jsonl, .py, folder)")
-    p.add_argument("--suite", default=None, help="KernelBenchX checkout (default: above --source)")
-    p.add_argument("--out", required=True, help="JSON report to write")
-    p.add_argument("--python", default=sys.executable)
-    p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per script (KernelBenchX has no limit)")
-    p.add_argument("--jobs", type=int, default=2)
+    kb_common.add_judges_arguments(p, "KernelBenchX", "seconds per script (KernelBenchX has no limit)")
 
 
 def _judges(args):

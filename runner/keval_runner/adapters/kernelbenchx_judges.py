@@ -25,8 +25,6 @@ import concurrent.futures
 import json
 import os
 import runpy
-import signal
-import subprocess
 import sys
 import tempfile
 import types
@@ -35,6 +33,7 @@ from . import kernelbenchx as kbx
 from .kernelbenchx_criterion import compare_values, exports_kernel, kernelbenchx_code, seed_all
 from .kb_common import AdapterError
 from . import judges_report
+from . import judge_process
 from .judges_report import keval_fields
 from .tritonbench_judges import read_results, resolve_device, tail
 
@@ -137,18 +136,7 @@ class Judge:
             self.env.pop("TRITON_INTERPRET", None)
 
     def process(self, command: list) -> dict:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                cwd=self.checkout.root, env=self.env, start_new_session=True)
-        try:
-            stdout, stderr = proc.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the script's own children too
-            except ProcessLookupError:
-                pass
-            proc.communicate()
-            return {"rc": None, "stdout": "", "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
-        return {"rc": proc.returncode, "stdout": stdout, "stderr": stderr, "timeout": False}
+        return judge_process.run_script(command, self.checkout.root, self.env, self.timeout)
 
     def task_file(self, stem: str) -> str:
         path = os.path.join(self.checkout.data, self.stems[stem]["file"])

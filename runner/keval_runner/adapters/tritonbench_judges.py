@@ -17,11 +17,10 @@ import ast
 import concurrent.futures
 import json
 import os
-import signal
-import subprocess
 import tempfile
 
 from . import judges_report
+from . import judge_process
 from . import tritonbench as tb
 from .judges_report import keval_fields
 
@@ -72,18 +71,7 @@ class ScriptRunner:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         command = [self.python] + ([self.boot] if self.boot else []) + [path]
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                cwd=folder, env=self.env, start_new_session=True)
-        try:
-            stdout, stderr = proc.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the script's own children too
-            except ProcessLookupError:
-                pass
-            proc.communicate()
-            return {"rc": None, "stdout": "", "stderr": f"timeout after {self.timeout:.0f} s", "timeout": True}
-        return {"rc": proc.returncode, "stdout": stdout, "stderr": stderr, "timeout": False}
+        return judge_process.run_script(command, folder, self.env, self.timeout)
 
 
 def resolve_device(device: str) -> str:
