@@ -10,6 +10,7 @@ import json
 import os
 import platform
 import selectors
+import signal
 import sys
 import time
 
@@ -112,9 +113,14 @@ class OutputSink:
         return self.kept < self.total
 
 
+# While a job runs, how often the zygote checks that the controller is still there.
+ORPHAN_CHECK_SECONDS = 1.0
+
+
 class Zygote:
     def __init__(self, protocol_fd: int):
         self.protocol_fd = protocol_fd
+        self.controller_pid = os.getppid()
         from .shared_inputs import SharedInputs  # imports torch: only after _import_toolkit
 
         self.shared_inputs = SharedInputs()
@@ -196,13 +202,23 @@ class Zygote:
         try:
             while True:
                 fired = pidfd is None
-                for key, _ in selector.select(timeout=None if pidfd is not None else 0.05):
+                for key, _ in selector.select(timeout=ORPHAN_CHECK_SECONDS if pidfd is not None else 0.05):
                     if key.data == "exit":
                         fired = True
                     else:
                         read(key.data, key.fd)
                 if fired and exited():
                     break
+                if os.getppid() != self.controller_pid:
+                    # The controller died (killed, crashed): nobody will kill this job at its
+                    # deadline, and it may hold a GPU. End it, its group and the zygote.
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                        os.waitpid(pid, 0)
+                    except (ProcessLookupError, PermissionError, ChildProcessError):
+                        pass
+                    sandbox.kill_leftovers(pid, self.sweep_uid)
+                    os._exit(0)
             _, status = os.waitpid(pid, 0)
             self.leftovers = sandbox.kill_leftovers(pid, self.sweep_uid)
             deadline = time.monotonic() + DRAIN_SECONDS

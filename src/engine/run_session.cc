@@ -301,6 +301,16 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::map<const WorkerSlot*, JobRunner*> sanitizer_of;
   for (size_t i = 0; i < sanitizers.size(); ++i) sanitizer_of[slots[i].get()] = sanitizers[i].get();
 
+  // results.jsonl grows as evaluations finish, so a run cut short keeps what it judged (the
+  // store has it too); it is rewritten in the submissions' order at the end.
+  std::ofstream partial_results(options.out / "results.jsonl");
+  auto stream_result = [&](const SubmissionResult& r) {
+    partial_results << r.to_json().dump() << "\n" << std::flush;
+  };
+  for (const auto& r : results) {
+    if (r) stream_result(*r);  // bad and resumed ones
+  }
+
   Progress progress(log, pending.size(), options.progress, ::isatty(2));
   run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
     const size_t i = pending[p];
@@ -329,6 +339,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                       ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
     store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
     results[i] = std::move(result);
+    stream_result(*results[i]);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +
                                                   std::string(verdict_name(results[i]->judgement.verdict)));
   }, [&](size_t p, const std::string& what) {
@@ -338,6 +349,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.judgement.verdict = Verdict::kCrash;
     std::lock_guard<std::mutex> lock(mutex);
     results[i] = std::move(result);
+    stream_result(*results[i]);
     progress.finished_one(false, submissions[i].id + " crash (harness)");
   });
   progress.close();
@@ -356,6 +368,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   output.summary["run_id"] = run_id;
   output.summary["resumed"] = resumed;
   output.summary["same_code"] = same_code_as.size();
+  partial_results.close();
   std::ofstream results_file(options.out / "results.jsonl");
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
   std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";

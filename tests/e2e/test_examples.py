@@ -2,7 +2,7 @@
 import json
 import sqlite3
 
-from conftest import REPO, read_results, run_keval
+from conftest import KEVAL, REPO, read_results, run_keval
 
 EXPECTED = json.loads((REPO / "examples" / "expected_verdicts.json").read_text())
 RESULT_FIELDS = {"id", "task", "verdict", "reasons", "call", "exec", "speedup", "speedup_ci",
@@ -102,3 +102,68 @@ def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
     summary = job_seconds.summarize([r for r in read_results(out) if r["verdict"] == "pass"])
     assert set(summary) == {"candidate", "reference", "timing"}
     assert summary["timing"]["phases"]["timing"] > 0 and summary["candidate"]["wall_s"] > 0
+
+
+def test_a_run_cut_short_keeps_the_results_it_finished_and_leaves_no_runner_behind(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    quick = next(json.loads(l) for l in (REPO / "examples" / "submissions.jsonl").read_text().splitlines()
+                 if json.loads(l)["id"] == "relu_correct")
+    hang = {"id": "hangs", "task": "relu",
+            "code": (REPO / "tests" / "hostile" / "cases" / "infinite_loop_call.py").read_text()}
+    subs = tmp_path / "subs.jsonl"
+    subs.write_text(json.dumps(quick) + "\n" + json.dumps(hang) + "\n")
+    out = tmp_path / "out"
+    env = dict(os.environ)
+    env.pop("TRITON_INTERPRET", None)
+    proc = subprocess.Popen([KEVAL, "run", "--suite", "suites/keval", "--submissions", str(subs), "--out",
+                             str(out), "--device", "cpu", "--no-timing", "--jobs", "1", "--timeout", "300"],
+                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = out / "results.jsonl"
+    below = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (results.exists() and results.read_text().strip()):
+            time.sleep(0.2)
+        time.sleep(1.0)  # the hanging submission's job is running now
+        below = descendants(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGKILL)  # cut short: no end-of-run rewrite, no clean-up
+        proc.wait()
+    lines = [json.loads(l) for l in results.read_text().splitlines() if l.strip()]
+    assert [(r["id"], r["verdict"]) for r in lines] == [("relu_correct", "pass")]
+    # the zygote notices its controller is gone and ends the hanging job and itself
+    assert len(below) >= 2, below  # the zygote and the job, at least
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(alive(pid) for pid in below):
+        time.sleep(0.2)
+    assert not [pid for pid in below if alive(pid)]
+
+
+def descendants(root: int) -> list:
+    import glob
+
+    parent = {}
+    for entry in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(entry) as f:
+                parent[int(entry.split("/")[2])] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            pass
+    found, frontier = [], [root]
+    while frontier:
+        children = [pid for pid, ppid in parent.items() if ppid in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False
