@@ -3,6 +3,7 @@
 Before: each of a submission's three jobs (candidate, reference, timing) drew every (case,
 dtype, seed) input set on the CPU itself. Now the zygote draws each set once, on several
 threads, and the jobs inherit them. Runs the task's own make_inputs (CPU only, no GPU needed).
+This is CPU mode's path since session 3: on a GPU each job draws its inputs there (inputs.py).
 
     python bench/input_drawing.py [--task vector_add] [--threads N]
 """
