@@ -22,13 +22,16 @@ for step in $steps; do
   case $step in
     env) { nvidia-smi; $KEVAL_PYTHON -c 'import torch, triton, sys; print(sys.version, torch.__version__, triton.__version__, torch.cuda.get_device_name())'; $KEVAL --version; ls -l /dev/nvidia*; } > "$LOG/env.txt" 2>&1; rc=$? ;;
     core) $T $KEVAL validate --suite suites/keval --tasks "$CORE" --device cuda --jobs "$JOBS" --out /tmp/kv-core > "$LOG/core.txt" 2>&1; rc=$?
-          cp /tmp/kv-core/results.jsonl "$LOG/core-results.jsonl" 2>/dev/null ;;
+          cp /tmp/kv-core/results.jsonl "$LOG/core-results.jsonl" 2>/dev/null
+          $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-core/results.jsonl >> "$LOG/core.txt" 2>&1 ;;
     suite-correct) $T $KEVAL validate --suite suites/keval --device cuda --no-timing --jobs "$JOBS" --out /tmp/kv-suite-correct > "$LOG/suite-correct.txt" 2>&1; rc=$?
           cp /tmp/kv-suite-correct/results.jsonl "$LOG/suite-correct-results.jsonl" 2>/dev/null ;;
     suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$?
-          cp /tmp/kv-suite/results.jsonl "$LOG/suite-results.jsonl" 2>/dev/null ;;
+          cp /tmp/kv-suite/results.jsonl "$LOG/suite-results.jsonl" 2>/dev/null
+          $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-suite/results.jsonl >> "$LOG/suite.txt" 2>&1 ;;
     demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda --jobs "$JOBS" > "$LOG/demo.txt" 2>&1; rc=$?
-          cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null ;;
+          cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null
+          $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-demo/results.jsonl >> "$LOG/demo.txt" 2>&1 ;;
     sanitize) mkdir -p /tmp/kv-san-subs && python3 - "$LOG" <<'PY' && $T $KEVAL run --suite suites/keval --submissions /tmp/kv-san-subs/subs.jsonl --out /tmp/kv-san --device cuda --no-timing --sanitize > "$LOG/sanitize.txt" 2>&1; rc=$?
 import json, pathlib
 rows = [{"id": "relu_golden", "task": "relu", "code": pathlib.Path("suites/keval/relu/golden.py").read_text()}]
