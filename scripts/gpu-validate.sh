@@ -71,7 +71,11 @@ PY
               echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
               $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$out/judges.json" --device cuda | tail -n 20
             done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
-    hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$? ;;
+    hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_KEEP=1 $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
+          # the verdicts so far, also when the step was cut (results.jsonl grows as they come)
+          runs=$(ls -td /tmp/keval-hostile-runs-*/ 2>/dev/null | head -n 1)
+          cp "${runs}out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
+          $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
