@@ -47,12 +47,11 @@ class ReferenceJob:
         try:
             with phase("compare"):
                 outs = load_outputs(path)
-                facts = None if outs is None else compare_outputs(outs, refs, case.get("atol", 0.0),
-                                                                   case.get("rtol", 0.0))
-            if outs is None:
-                self.writer.send("compare", **where, missing=True, n_outputs=None,
-                                 ref_n_outputs=len(refs), outputs=[])
-                return
+                if outs is None:
+                    self.writer.send("compare", **where, missing=True, n_outputs=None,
+                                     ref_n_outputs=len(refs), outputs=[])
+                    return
+                facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
         except Exception as exc:
             self.writer.error("compare", **describe(exc), **where)
             return

@@ -15,6 +15,32 @@ def agreement(keval_ok: bool, peer_ok: bool, peer: str) -> str:
     return f"keval_pass_{peer}_fail" if keval_ok else f"keval_fail_{peer}_pass"
 
 
+def resolve_device(device: str) -> str:
+    if device != "auto":
+        return device
+    try:
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    except Exception:
+        return "cpu"
+
+
+def read_results(path: str) -> dict:
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                row = json.loads(line)
+                rows[str(row.get("id"))] = row
+    return rows
+
+
+def tail(text: str, n: int = 400) -> str:
+    text = (text or "").strip()
+    return text[-n:]
+
+
 def keval_fields(row: dict) -> dict:
     """What keval said about one submission (its results.jsonl row)."""
     return {"keval_verdict": row.get("verdict"), "keval_reason": (row.get("reasons") or [""])[0],
@@ -67,3 +93,11 @@ def print_report(report: dict, peer: str, label: str, why) -> None:
             print(f"{which} {kind}, e.g.:")
             for item in items:
                 print(f"  {item['id']} ({item['task']}): {why(item)[:200]}")
+
+
+def finish(report: dict, items: list, peer: str, label: str, why, path: str) -> int:
+    """Counts the items into the report, writes it to path and prints the table."""
+    report.update(tally(items, peer))
+    write(report, path)
+    print_report(report, peer, label, why)
+    return 0

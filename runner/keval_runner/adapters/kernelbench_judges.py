@@ -26,8 +26,7 @@ import warnings
 from . import kernelbench as kb
 from . import judges_report
 from . import judge_process
-from .judges_report import keval_fields
-from .tritonbench_judges import read_results, resolve_device, tail
+from .judges_report import keval_fields, read_results, resolve_device, tail
 
 RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
@@ -144,17 +143,12 @@ def compare(args) -> int:
               "kernelbench_call": run["call"], "kernelbench_exec": run["exec"],
               "kernelbench_trials": run["trials"], "kernelbench_timeout": run["timeout"],
               "kernelbench_error": run["error"]} for record, run in zip(todo, runs)]
-    report.update(judges_report.tally(items, "kernelbench"))
-    judges_report.write(report, args.out)
-    print_report(report)
-    return 0
+    return judges_report.finish(report, items, "kernelbench", "KernelBench", disagreement_reason, args.out)
 
 
-def print_report(report: dict) -> None:
-    def why(item):
-        text = f"keval {item['keval_verdict']}" + (f": {item['keval_reason']}" if item["keval_reason"] else "")
-        if item["kernelbench_error"]:
-            text += f"; KernelBench: {item['kernelbench_error']}"
-        return " ".join(text.split())
-
-    judges_report.print_report(report, "kernelbench", "KernelBench", why)
+def disagreement_reason(item) -> str:
+    """A disagreement's one-line reason in the table."""
+    text = f"keval {item['keval_verdict']}" + (f": {item['keval_reason']}" if item["keval_reason"] else "")
+    if item["kernelbench_error"]:
+        text += f"; KernelBench: {item['kernelbench_error']}"
+    return " ".join(text.split())

@@ -34,8 +34,7 @@ from .kernelbenchx_criterion import compare_values, exports_kernel, kernelbenchx
 from .kb_common import AdapterError
 from . import judges_report
 from . import judge_process
-from .judges_report import keval_fields
-from .tritonbench_judges import read_results, resolve_device, tail
+from .judges_report import keval_fields, read_results, resolve_device, tail
 
 RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
@@ -245,17 +244,12 @@ def compare(args) -> int:
         items.append({"id": record["id"], "task": record["task"], **keval_fields(row),
                       "kernelbenchx_call": run["call"], "kernelbenchx_exec": run["exec"],
                       "kernelbenchx_timeout": run["timeout"], "kernelbenchx_error": run["error"]})
-    report.update(judges_report.tally(items, "kernelbenchx"))
-    judges_report.write(report, args.out)
-    print_report(report)
-    return 0
+    return judges_report.finish(report, items, "kernelbenchx", "KernelBenchX", disagreement_reason, args.out)
 
 
-def print_report(report: dict) -> None:
-    def why(item):
-        if item["keval_reason"]:
-            return f"keval {item['keval_verdict']}: {item['keval_reason']}"
-        lines = [line for line in item["kernelbenchx_error"].splitlines() if line.strip()]
-        return f"keval {item['keval_verdict']}; KernelBenchX: {lines[-1].strip() if lines else 'fail'}"
-
-    judges_report.print_report(report, "kernelbenchx", "KernelBenchX", why)
+def disagreement_reason(item) -> str:
+    """A disagreement's one-line reason in the table."""
+    if item["keval_reason"]:
+        return f"keval {item['keval_verdict']}: {item['keval_reason']}"
+    lines = [line for line in item["kernelbenchx_error"].splitlines() if line.strip()]
+    return f"keval {item['keval_verdict']}; KernelBenchX: {lines[-1].strip() if lines else 'fail'}"

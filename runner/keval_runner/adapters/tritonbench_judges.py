@@ -15,14 +15,13 @@ unlike keval's jobs, they run outside any sandbox, as the invoking user.
 
 import ast
 import concurrent.futures
-import json
 import os
 import tempfile
 
 from . import judges_report
 from . import judge_process
 from . import tritonbench as tb
-from .judges_report import keval_fields
+from .judges_report import keval_fields, read_results, resolve_device, tail
 
 
 
@@ -72,32 +71,6 @@ class ScriptRunner:
             f.write(text)
         command = [self.python] + ([self.boot] if self.boot else []) + [path]
         return judge_process.run_script(command, folder, self.env, self.timeout)
-
-
-def resolve_device(device: str) -> str:
-    if device != "auto":
-        return device
-    try:
-        import torch
-
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    except Exception:
-        return "cpu"
-
-
-def read_results(path: str) -> dict:
-    rows = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                row = json.loads(line)
-                rows[str(row.get("id"))] = row
-    return rows
-
-
-def tail(text: str, n: int = 400) -> str:
-    text = (text or "").strip()
-    return text[-n:]
 
 
 def compare(args, kind: str) -> int:
@@ -153,12 +126,5 @@ def compare(args, kind: str) -> int:
             item["tritonbench_stdout"] = tail(run["stdout"])
             item["gold_stdout"] = tail(golden["stdout"])
         items.append(item)
-    report.update(judges_report.tally(items, "tritonbench"))
-    judges_report.write(report, args.out)
-    print_report(report)
-    return 0
-
-
-def print_report(report: dict) -> None:
-    judges_report.print_report(report, "tritonbench", "TritonBench", lambda item: (
-        f"keval {item['keval_verdict']}: {item['keval_reason'] or item.get('tritonbench_stderr', '')}"))
+    return judges_report.finish(report, items, "tritonbench", "TritonBench", lambda item: (
+        f"keval {item['keval_verdict']}: {item['keval_reason'] or item.get('tritonbench_stderr', '')}"), args.out)
