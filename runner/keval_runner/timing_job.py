@@ -14,6 +14,7 @@ from .candidate_job import CandidateJob
 from .compare import as_output_list
 from .errors import describe
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
+from .l2_persistence import L2Persistence
 from .loading import find_entry, load_module
 from .output_files import plain_copy
 from .phases import phase
@@ -75,7 +76,7 @@ class TimingJob(CandidateJob):
             with torch.no_grad():
                 rotation.record_first_outputs()
                 with device_gate.alone(self.request, self.writer):
-                    measure_interleaved(contenders, self.device, settings)
+                    measure_interleaved(contenders, self.device, settings, l2=self.l2)
         except (Exception, SystemExit) as exc:
             self.tamper_check("timing", case, seeds[0])
             self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seeds[0]))
@@ -89,8 +90,16 @@ class TimingJob(CandidateJob):
                          "input_sets": len(rotation)}
             self.send("timing", **self._where(case, seeds[0]), **timing_fields(contender, self.device), **extra)
 
+    def open_l2(self):
+        """The persisting-L2 limit in our charge before any baseline or submission code runs."""
+        if self.device.type != "cuda":
+            return None
+        torch.zeros(1, device=self.device)  # the context the limit belongs to
+        return L2Persistence.open()
+
     def run(self) -> None:
         kernel_tracking.install()
+        self.l2 = self.open_l2()
         with phase("load_baselines"):
             baselines = self.load_baselines()  # before the submission is imported
         with phase("load"):

@@ -235,3 +235,31 @@ def test_a_raised_persisting_l2_limit_is_reset_before_each_sample_and_charged_to
     assert timing_fields(cheat, torch.device("cpu"))["l2_persisting_bytes"] == 4 << 20
     assert timing_fields(golden, torch.device("cpu"))["l2_persisting_bytes"] == 0
     assert FakeL2.limit == 0  # reset after the last call too
+
+
+def test_a_new_contexts_default_persisting_l2_limit_is_cleared_at_open_and_not_charged():
+    import ctypes
+    from keval_runner.l2_persistence import L2Persistence
+
+    class FakeLibcuda:  # the H200's driver 580: a new context reads 11796480, sets round up
+        GRANULE = 3932160
+
+        def __init__(self):
+            self.limit = 11796480
+
+            def get(out, which):  # plain functions: L2Persistence sets their argtypes
+                ctypes.cast(out, ctypes.POINTER(ctypes.c_size_t))[0] = self.limit
+                return 0
+
+            def set_limit(which, value):
+                self.limit = -(-value // self.GRANULE) * self.GRANULE
+                return 0
+
+            self.cuCtxGetLimit, self.cuCtxSetLimit = get, set_limit
+            self.cuCtxResetPersistingL2Cache = lambda: 0
+
+    libcuda = FakeLibcuda()
+    l2 = L2Persistence.open(libcuda)
+    assert libcuda.limit == 0 and l2.reset() == 0  # the driver's default is nobody's doing
+    libcuda.cuCtxSetLimit(6, 4 << 20)  # a submission setting 4 MiB aside
+    assert l2.reset() == 7864320 and libcuda.limit == 0
