@@ -225,13 +225,15 @@ class CandidateJob:
                   timed_output_mismatches=rotation.mismatches, input_sets=len(rotation))
 
     def profile_case(self, case, seed) -> None:
+        """The `kernel_profile` of one call: the launch-event screen when its share settles it
+        (at or above the request's `profile_screen_share`), else torch.profiler's."""
         args = self._inputs(case, seed)
         if args is None:
             return
         launched = []
 
-        def call():
-            with kernel_tracking.tracking() as seen, torch.no_grad():
+        def call(timer=None):
+            with kernel_tracking.tracking(timer) as seen, torch.no_grad():
                 try:
                     self.entry(*args)
                 finally:
@@ -240,8 +242,16 @@ class CandidateJob:
         def own_names():
             return kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)[0]
 
+        threshold = float(self.request.get("profile_screen_share") or 0)
         try:
-            facts = kernel_profile.profile_call(call, self.device, own_names)
+            facts = None
+            if threshold > 0:
+                screened = kernel_profile.screen_call(call, self.device, lambda k: k[1] == CANDIDATE_MODULE)
+                if screened["own_share"] is not None and screened["own_share"] >= threshold:
+                    facts = screened
+            if facts is None:
+                launched.clear()
+                facts = kernel_profile.profile_call(call, self.device, own_names)
         except (Exception, SystemExit) as exc:
             self.tamper_check("timing", case, seed)
             self.writer.error("profile", **describe(exc, self.code_file, self.module), **self._where(case, seed))

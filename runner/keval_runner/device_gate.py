@@ -10,6 +10,8 @@ import contextlib
 import os
 import time
 
+from .phases import phase
+
 POLL_S = 0.0005  # ~0.5 ms: small beside a measurement, cheap for a waiting process
 
 _granted = 0  # this process's requests so far (each job is a fresh fork)
@@ -29,8 +31,9 @@ def alone(request: dict, writer):
     signal = os.path.join(request["work_dir"], f"device-alone-{_granted}")
     _granted += 1
     writer.send("device_alone")
-    while not os.path.exists(signal):
-        time.sleep(POLL_S)
+    with phase("gate_wait"):  # in the job's phase seconds: how long others held the device
+        while not os.path.exists(signal):
+            time.sleep(POLL_S)
     try:
         yield
     finally:

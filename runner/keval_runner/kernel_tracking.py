@@ -13,6 +13,7 @@ Triton 3.6 and 3.9; lookups are guarded so another layout degrades to "nothing r
 import contextlib
 
 _active = None  # list of (name, module) while a tracked call runs, else None
+_timer = None  # while a timed tracked call runs: brackets each launch (kernel_profile.LaunchEvents)
 
 
 def _launch_classes() -> list:
@@ -51,9 +52,17 @@ def _record(kernel) -> None:
 
 def _wrap_run(original_run):
     def run(self, *args, **kwargs):
-        if not kwargs.get("warmup", False):
-            _record(self)
-        return original_run(self, *args, **kwargs)
+        if kwargs.get("warmup", False):
+            return original_run(self, *args, **kwargs)
+        _record(self)
+        timer = _timer
+        if timer is None:
+            return original_run(self, *args, **kwargs)
+        token = timer.begin()
+        try:
+            return original_run(self, *args, **kwargs)
+        finally:
+            timer.end(kernel_identity(self), token)
 
     run.__wrapped__ = original_run
     run._keval_tracking = True
@@ -79,16 +88,17 @@ def install() -> list:
 
 
 @contextlib.contextmanager
-def tracking():
-    """Collects (name, module) of each distinct kernel launched inside the block."""
-    global _active
-    previous = _active
+def tracking(timer=None):
+    """Collects (name, module) of each distinct kernel launched inside the block; with a timer,
+    also brackets each launch with timer.begin() / timer.end((name, module), token)."""
+    global _active, _timer
+    previous, previous_timer = _active, _timer
     launched = []
-    _active = launched
+    _active, _timer = launched, timer
     try:
         yield launched
     finally:
-        _active = previous
+        _active, _timer = previous, previous_timer
 
 
 def split_by_module(launched, module_name: str):

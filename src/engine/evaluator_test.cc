@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "judge/judge.h"
+
 namespace keval {
 namespace {
 
@@ -122,6 +124,17 @@ TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
   json timing = timing_request(tiny_task(), settings, dirs.code_file(), dirs);
   EXPECT_EQ(timing["kind"], "timing");
   EXPECT_EQ(timing["baselines"][0]["name"], "golden");
+}
+
+TEST_F(EvaluatorTest, TimingJobProfilesKernelsOnlyWhereATritonKernelIsRequired) {
+  RunSettings settings;
+  settings.device = "cuda";
+  Task task = tiny_task();
+  json timing = timing_request(task, settings, dirs.code_file(), dirs);
+  EXPECT_TRUE(timing["checks"]["profile_kernels"].get<bool>());
+  EXPECT_EQ(timing["profile_screen_share"], JudgePolicy{}.min_own_gpu_share);
+  task.require_kernel = false;  // any code may do the work: library_fallback never applies
+  EXPECT_FALSE(timing_request(task, settings, dirs.code_file(), dirs)["checks"]["profile_kernels"].get<bool>());
 }
 
 TEST_F(EvaluatorTest, ReferenceJobWarmsTorchCompileOnTheTimedCasesOnlyWhenItIsABaseline) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "judge/judge.h"
+
 namespace keval {
 
 void JobDirs::create() const {
@@ -120,6 +122,10 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
   request["timing"] = settings.timing.to_json();
   request["checks"] = settings.checks.to_json(settings.device);
   request["checks"]["guard_bytes"] = 0;  // guards were checked on every correctness call
+  // The kernel profile only serves library_fallback, which any-code tasks never get; a cheap
+  // launch-event screen settles it when its (lower-bound) share reaches the judge's threshold.
+  if (!task.require_kernel) request["checks"]["profile_kernels"] = false;
+  request["profile_screen_share"] = JudgePolicy{}.min_own_gpu_share;
   nlohmann::json baselines = nlohmann::json::array();
   for (const auto& name : settings.baselines) {
     nlohmann::json baseline = {{"name", name}};

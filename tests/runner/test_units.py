@@ -85,6 +85,65 @@ def test_kernel_tracking_records_launches_with_their_module():
     assert nothing == []
 
 
+def test_a_tracking_timer_brackets_every_launch_of_a_tracked_call_and_nothing_else():
+    kernel_tracking.install()
+    module = load_module(os.path.join(TASK_DIR, "golden.py"), "units_timed_golden")
+    x = torch.ones(10)
+
+    class Timer:
+        def __init__(self):
+            self.open, self.closed = 0, []
+
+        def begin(self):
+            self.open += 1
+            return self.open
+
+        def end(self, identity, token):
+            self.closed.append((identity, token))
+
+    timer = Timer()
+    with kernel_tracking.tracking(timer):
+        module.vector_add(x, x)
+        torch.add(x, x)  # not a Triton launch: no bracket
+        module.vector_add(x, x)
+    module.vector_add(x, x)  # outside the block: no bracket
+    assert timer.closed == [(("add_kernel", "units_timed_golden"), 1), (("add_kernel", "units_timed_golden"), 2)]
+
+
+def test_the_profile_screen_settles_a_high_own_share_and_falls_back_to_the_profiler_below_it(monkeypatch):
+    from keval_runner import candidate_job, kernel_profile
+
+    calls = []
+
+    def screen(call, device, is_own):
+        calls.append("screen")
+        return {"kernels": [], "own_time_us": 1.0, "total_time_us": 2.0, "own_share": share,
+                "method": "launch_events"}
+
+    def profiler(call, device, own_names):
+        calls.append("profiler")
+        return {"kernels": [], "own_time_us": 0.0, "total_time_us": 2.0, "own_share": 0.0,
+                "method": "torch_profiler"}
+
+    monkeypatch.setattr(kernel_profile, "screen_call", screen)
+    monkeypatch.setattr(kernel_profile, "profile_call", profiler)
+    sent = []
+    job = candidate_job.CandidateJob.__new__(candidate_job.CandidateJob)
+    job.request, job.watch, job.entry = {"profile_screen_share": 0.5}, None, lambda x: x
+    job.device, job.writer = torch.device("cpu"), None
+    job.send = lambda kind, **fields: sent.append(fields["method"])
+    job._inputs = lambda case, seed: (torch.ones(1),)
+    case = {"name": "c", "dtype": "float32"}
+    for share, expected in [(0.5, ["screen"]), (0.49, ["screen", "profiler"])]:
+        calls.clear()
+        job.profile_case(case, 1)
+        assert calls == expected and sent[-1] == ("launch_events" if expected == ["screen"] else "torch_profiler")
+    job.request = {}  # no threshold: the profiler only
+    calls.clear()
+    job.profile_case(case, 1)
+    assert calls == ["profiler"]
+
+
 def test_entry_lookup_prefers_the_task_entry_then_kernel_function():
     module = types.ModuleType("m")
     module.vector_add = lambda: 1
