@@ -13,7 +13,7 @@ import time
 
 import torch
 
-from . import checks, kernel_profile, kernel_tracking, timing
+from . import checks, device_gate, kernel_profile, kernel_tracking, timing
 from .compare import NonTensorOutput, as_output_list, max_abs_diff, tensors_identical
 from .errors import DeviceError, describe
 from .inputs import build_inputs, synchronize, tensors_in, torch_device
@@ -273,6 +273,7 @@ class CandidateJob:
             seeds = list(case.get("seeds") or [])
             first_outputs = {}  # seed -> saved outputs, in seed order
             for index, seed in enumerate(seeds):
+                device_gate.pause_point(self.request, self.writer, self.device)
                 with phase("calls"):
                     outputs = self.call_once(case, seed)
                 if outputs is None:

@@ -7,6 +7,7 @@ import sys
 
 import torch
 
+from . import device_gate
 from .compare import as_output_list, compare_outputs
 from .errors import describe
 from .inputs import build_inputs, synchronize, torch_device
@@ -65,6 +66,7 @@ class ReferenceJob:
             return
         for case in self.request.get("cases", []):
             for seed in case.get("seeds") or []:
+                device_gate.pause_point(self.request, self.writer, self.device)
                 self.compare_one(case, seed)
         if self.request.get("warm_compile"):
             with phase("compile_warm"):

@@ -109,8 +109,10 @@ class TimingJob(CandidateJob):
         for case in self.request.get("cases", []):
             if not case.get("seeds"):
                 continue
+            device_gate.pause_point(self.request, self.writer, self.device)
             with phase("timing"):
                 self.time_case_interleaved(case, baselines)
             if self.checks["profile_kernels"] and self.device.type == "cuda":
+                device_gate.pause_point(self.request, self.writer, self.device)
                 with phase("profile"):
                     self.profile_case(case, case["seeds"][0])

@@ -1,5 +1,7 @@
 #include "engine/device_lease.h"
 
+#include <fstream>
+
 namespace keval {
 
 void DeviceLease::lock_shared() {
@@ -17,6 +19,7 @@ void DeviceLease::unlock_shared() {
 void DeviceLease::lock() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiting_alone_;
+  update_hold_file();
   changed_.wait(lock, [&] { return !alone_ && sharing_ == 0; });
   --waiting_alone_;
   alone_ = true;
@@ -26,6 +29,7 @@ bool DeviceLease::try_lock() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (alone_ || sharing_ > 0) return false;
   alone_ = true;
+  update_hold_file();
   return true;
 }
 
@@ -38,10 +42,12 @@ bool DeviceLease::try_lock_shared() {
 
 void DeviceLease::upgrade() {
   std::unique_lock<std::mutex> lock(mutex_);
-  ++waiting_alone_;  // no new share from now on
-  changed_.wait(lock, [&] { return !alone_ && sharing_ == 1; });  // ours is the last one
+  --sharing_;         // parked: the job waits at its gate
+  ++waiting_alone_;   // no new share from now on
+  update_hold_file();
+  changed_.notify_all();
+  changed_.wait(lock, [&] { return !alone_ && sharing_ == 0; });
   --waiting_alone_;
-  --sharing_;
   alone_ = true;
 }
 
@@ -49,13 +55,41 @@ void DeviceLease::downgrade() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;
   ++sharing_;
+  update_hold_file();
   changed_.notify_all();
 }
 
 void DeviceLease::unlock() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;
+  update_hold_file();
   changed_.notify_all();
+}
+
+void DeviceLease::set_hold_file(std::filesystem::path file) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  hold_file_ = std::move(file);
+  hold_file_exists_ = false;
+  update_hold_file();
+}
+
+std::filesystem::path DeviceLease::hold_file() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return hold_file_;
+}
+
+void DeviceLease::update_hold_file() {
+  if (hold_file_.empty()) return;
+  const bool wanted = alone_ || waiting_alone_ > 0;
+  if (wanted == hold_file_exists_) return;
+  // Only a hint to the jobs: without the file they run to their end instead of pausing.
+  std::error_code ignored;
+  if (wanted) {
+    std::ofstream(hold_file_).flush();
+  } else {
+    std::filesystem::remove(hold_file_, ignored);
+  }
+  hold_file_exists_ = wanted;
 }
 
 }  // namespace keval

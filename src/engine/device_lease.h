@@ -1,35 +1,44 @@
 #pragma once
 // Who may use one device at a time. Correctness jobs share it; a timing job measures with it
-// alone: it waits for the running correctness jobs to end, and no new one starts until it is
+// alone: it waits for the running jobs to end or pause, and no new share starts until it is
 // done (a waiting timing job goes first), so timed samples never share the GPU with another
 // process's kernels. A timing job sets up under a share and upgrades it (timing_gate.h).
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 
 namespace keval {
 
 class DeviceLease {
  public:
-  void lock_shared();    // a correctness job
+  void lock_shared();    // a correctness job, or a timing job setting up
   void unlock_shared();
-  void lock();           // a timing job: alone on the device
+  void lock();           // alone on the device
   void unlock();
   bool try_lock();         // alone, only if free now
   bool try_lock_shared();  // shared, only if no timing job holds or waits for the device
-  // A share turned into having the device alone and back, with no moment between in which
-  // another job could take it. Only the holder of timing_turn() may upgrade: two sharers
-  // upgrading at once would each wait for the other's share.
+  // A share turned into having the device alone and back. While it waits, the asking job is
+  // parked at its gate (it runs nothing of its own), so its share is given back: two timing
+  // jobs upgrading at once then never wait on each other. No new share starts from the moment
+  // it asks.
   void upgrade();
   void downgrade();
-  std::mutex& timing_turn() { return timing_turn_; }  // one timing job per device at a time
+  // The file that exists while a timing job waits for the device or has it alone; running
+  // jobs that find it pause at their next call (device_gate.py's pause_point), so a timing job
+  // waits for the call in flight, not for the rest of each job. Empty: none kept.
+  void set_hold_file(std::filesystem::path file);
+  std::filesystem::path hold_file() const;
 
  private:
-  std::mutex mutex_;
+  void update_hold_file();  // with mutex_ held
+
+  mutable std::mutex mutex_;
   std::condition_variable changed_;
-  int sharing_ = 0;         // correctness jobs on the device
-  int waiting_alone_ = 0;   // timing jobs waiting (they block new correctness jobs)
+  int sharing_ = 0;         // jobs holding a share
+  int waiting_alone_ = 0;   // timing jobs waiting (they block new shares)
   bool alone_ = false;      // a timing job holds the device
-  std::mutex timing_turn_;
+  std::filesystem::path hold_file_;
+  bool hold_file_exists_ = false;
 };
 
 }  // namespace keval

@@ -1,9 +1,11 @@
 #include "engine/device_lease.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <shared_mutex>
 #include <thread>
 
@@ -98,6 +100,23 @@ TEST(DeviceLease, AShareUpgradesOnceTheOthersEndAndDowngradesInPlace) {
   lease.unlock_shared();
   EXPECT_TRUE(lease.try_lock());
   lease.unlock();
+}
+
+TEST(DeviceLease, TheHoldFileExistsWhileATimingJobWaitsOrHasTheDeviceAlone) {
+  const auto file = std::filesystem::temp_directory_path() / ("keval_hold_" + std::to_string(::getpid()));
+  DeviceLease lease;
+  lease.set_hold_file(file);
+  lease.lock_shared();  // a running job
+  std::thread timing([&] {
+    lease.lock();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(std::filesystem::exists(file));
+    lease.unlock();
+  });
+  while (!std::filesystem::exists(file)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  lease.unlock_shared();  // the job pauses or ends
+  timing.join();
+  EXPECT_FALSE(std::filesystem::exists(file));
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "engine/evaluator.h"
 
-#include <shared_mutex>
-
+#include "engine/share_gate.h"
 #include "engine/timing_gate.h"
 #include "judge/judge.h"
 
@@ -25,13 +24,18 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   EvaluationFacts facts;
   // Correctness jobs share the device; each takes its share anew, so a waiting timing job
   // gets the device between two of them.
+  // Requests carry the lease's hold file: while a timing job waits or measures, a job pauses
+  // at its next call and gives back its share (share_gate.h).
+  auto with_hold = [&](nlohmann::json request) {
+    if (lease && !lease->hold_file().empty()) request["device_hold"] = lease->hold_file().string();
+    return request;
+  };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
-    std::shared_lock<DeviceLease> share;
-    const auto asked = std::chrono::steady_clock::now();
-    if (lease) share = std::shared_lock<DeviceLease>(*lease);
-    const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - asked;
-    JobOutcome outcome = on.run(request, settings.timeout);
-    outcome.lease_wait_s = waited.count();
+    if (!lease) return on.run(request, settings.timeout);
+    ShareGate gate(*lease, request["work_dir"].get<std::string>());
+    JobOutcome outcome = on.run(with_hold(request), settings.timeout,
+                                [&gate](const nlohmann::json& message) { gate.on_message(message); });
+    outcome.lease_wait_s = gate.waited_s();
     return outcome;
   };
   facts.candidate = shared_run(runner, candidate_request(task, settings, dirs.code_file(), dirs));
@@ -48,7 +52,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   // Only a submission that is correct so far is worth GPU time. The timing job shares the
   // device while it sets up and has it alone while it measures (timing_gate.h).
   if (settings.timing.enabled && judge(facts, policy).verdict == Verdict::kPass) {
-    nlohmann::json request = timing_request(task, settings, dirs.code_file(), dirs);
+    nlohmann::json request = with_hold(timing_request(task, settings, dirs.code_file(), dirs));
     if (lease) {
       request["device_gate"] = true;
       TimingGate gate(*lease, request["work_dir"].get<std::string>());

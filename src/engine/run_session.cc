@@ -272,7 +272,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   // shares a GPU with another job's kernels (on the CPU, timing shares nothing either: wall-clock
   // samples of two interpreters on two cores would disturb each other).
   std::map<int, DeviceLease> leases;
-  for (int g : gpus) leases[g];
+  for (int g : gpus) {
+    leases[g].set_hold_file(std::filesystem::absolute(work_root / ("device-hold-" + std::to_string(g))));
+  }
   std::mutex mutex;
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
 

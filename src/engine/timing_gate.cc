@@ -5,40 +5,35 @@
 #include "engine/runner_process.h"
 
 namespace keval {
-namespace {
 
 using Clock = std::chrono::steady_clock;
 
-}  // namespace
-
 TimingGate::TimingGate(DeviceLease& lease, std::filesystem::path work_dir)
-    : lease_(lease), work_dir_(std::move(work_dir)) {
-  const auto asked = Clock::now();
-  turn_ = std::unique_lock<std::mutex>(lease_.timing_turn());
-  lease_.lock_shared();
-  waited_ += Clock::now() - asked;
-}
+    : lease_(lease), work_dir_(work_dir), share_(lease, std::move(work_dir)) {}
 
 TimingGate::~TimingGate() {
-  if (hold_ == Hold::kShared) lease_.unlock_shared();
-  if (hold_ == Hold::kAlone) lease_.unlock();
+  if (alone_) lease_.unlock();  // the share became the device alone: ShareGate holds nothing
 }
 
 void TimingGate::on_message(const nlohmann::json& message) {
   if (!message.is_object()) return;
   const std::string type = message.value("type", "");
-  if (type == "device_alone" && hold_ == Hold::kShared) {
+  if (type == "device_alone" && !alone_) {
     const auto asked = Clock::now();
+    share_.set_handed_over(true);
+    alone_ = true;
     lease_.upgrade();
-    hold_ = Hold::kAlone;
-    waited_ += Clock::now() - asked;
+    share_.add_wait(Clock::now() - asked);
     const auto signal = work_dir_ / ("device-alone-" + std::to_string(granted_++));
     if (!std::ofstream(signal)) {  // the job would wait for it until its deadline
       throw HarnessError("cannot create " + signal.string() + " (the timing job's go-ahead)");
     }
-  } else if (type == "device_shared" && hold_ == Hold::kAlone) {
+  } else if (type == "device_shared" && alone_) {
     lease_.downgrade();
-    hold_ = Hold::kShared;
+    alone_ = false;
+    share_.set_handed_over(false);
+  } else if (!alone_) {
+    share_.on_message(message);  // device_paused while setting up
   }
 }
 

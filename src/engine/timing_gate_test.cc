@@ -64,22 +64,55 @@ TEST_F(TimingGateTest, AFileItCannotCreateIsAHarnessError) {
   EXPECT_THROW(gate.on_message({{"type", "device_alone"}}), HarnessError);
 }
 
-TEST_F(TimingGateTest, TimingJobsTakeTurnsSoNoOtherCanMeasureBetweenHandingBackAndSharing) {
+TEST_F(TimingGateTest, TwoTimingJobsAskingAtOnceMeasureOneAfterTheOther) {
   DeviceLease lease;
-  std::atomic<bool> second_started{false};
-  auto first = std::make_unique<TimingGate>(lease, dir);
-  std::thread second([&] {
-    TimingGate gate(lease, dir / "missing");  // waits for the first job's turn to end
-    second_started = true;
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  TimingGate first(lease, dir / "a"), second(lease, dir / "b");  // both set up beside each other
+  std::atomic<int> alone{0}, most{0};
+  auto measure = [&](TimingGate& gate) {
+    gate.on_message({{"type", "device_alone"}});  // parked while it waits: no deadlock
+    most = std::max(most.load(), ++alone);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    --alone;
+    gate.on_message({{"type", "device_shared"}});
+    gate.on_message({{"type", "device_paused"}});  // then pauses: the other may measure
+  };
+  std::thread a([&] { measure(first); }), b([&] { measure(second); });
+  a.join();
+  b.join();
+  EXPECT_EQ(most.load(), 1);
+  EXPECT_TRUE(std::filesystem::exists(dir / "a" / "device-alone-0"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "b" / "device-alone-0"));
+}
+
+TEST_F(TimingGateTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumesAfterIt) {
+  DeviceLease lease;
+  lease.set_hold_file(dir / "hold");
+  std::filesystem::create_directories(dir / "job");
+  auto correctness = std::make_unique<ShareGate>(lease, dir / "job");
+  TimingGate timing(lease, dir);
+  std::atomic<bool> measuring{false}, resumed{false};
+  std::thread timer([&] {
+    timing.on_message({{"type", "device_alone"}});
+    measuring = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_FALSE(resumed.load());  // the paused job stays paused while timing measures
+    timing.on_message({{"type", "device_shared"}});
   });
-  first->on_message({{"type", "device_alone"}});
-  first->on_message({{"type", "device_shared"}});
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(second_started.load());
-  EXPECT_FALSE(lease.try_lock());  // the first job still holds its share: nothing in between
-  first.reset();
-  second.join();
-  EXPECT_TRUE(second_started.load());
+  while (!std::filesystem::exists(dir / "hold")) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_FALSE(measuring.load());  // the correctness job still holds its share
+  std::thread job([&] {
+    correctness->on_message({{"type", "device_paused"}});  // its pause point
+    resumed = true;
+  });
+  timer.join();
+  job.join();
+  EXPECT_TRUE(measuring.load() && resumed.load());
+  EXPECT_TRUE(std::filesystem::exists(dir / "job" / "device-resume-0"));
+  EXPECT_EQ(correctness->pauses(), 1);
+  EXPECT_FALSE(std::filesystem::exists(dir / "hold"));  // nobody waits or measures now
+  correctness.reset();
 }
 
 }  // namespace

@@ -322,3 +322,39 @@ def test_a_new_contexts_default_persisting_l2_limit_is_cleared_at_open_and_not_c
     assert libcuda.limit == 0 and l2.reset() == 0  # the driver's default is nobody's doing
     libcuda.cuCtxSetLimit(6, 4 << 20)  # a submission setting 4 MiB aside
     assert l2.reset() == 7864320 and libcuda.limit == 0
+
+
+def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_resumes_it(tmp_path):
+    import threading
+    import time as clock
+    from keval_runner import device_gate
+
+    device_gate.reset()
+    sent = []
+
+    class Writer:
+        def send(self, kind, **fields):
+            sent.append(kind)
+
+    hold = tmp_path / "device-hold-0"
+    request = {"work_dir": str(tmp_path), "device_hold": str(hold)}
+    device_gate.pause_point(request, Writer())  # no hold: straight through
+    assert sent == []
+    hold.touch()
+    resumed_at = []
+
+    def controller():
+        while sent != ["device_paused"]:
+            clock.sleep(0.001)
+        clock.sleep(0.05)
+        resumed_at.append(clock.monotonic())
+        (tmp_path / "device-resume-0").touch()
+
+    thread = threading.Thread(target=controller)
+    thread.start()
+    device_gate.pause_point(request, Writer())
+    left = clock.monotonic()
+    thread.join()
+    assert sent == ["device_paused"] and left >= resumed_at[0]
+    device_gate.pause_point({"work_dir": str(tmp_path)}, Writer())  # no device_hold: never pauses
+    assert sent == ["device_paused"]
