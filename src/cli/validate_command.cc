@@ -7,6 +7,7 @@
 #include "engine/run_session.h"
 #include "report/result_table.h"
 #include "report/status_report.h"
+#include "report/status_sources.h"
 #include "submission/content_hash.h"
 #include "submission/file_text.h"
 
@@ -41,11 +42,26 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
   auto no_timing = std::make_shared<bool>(false);
   cmd->add_flag("--no-timing", *no_timing, "check correctness only");
+  auto from = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--from", *from,
+                  "with --status: write it from the results.jsonl of earlier validate runs (later "
+                  "files win per task) instead of running");
+  auto summary_file = std::make_shared<std::string>();
+  cmd->add_option("--summary", *summary_file,
+                  "with --from: a summary.json of one of those runs, for the GPU, versions and ceilings");
   cmd->callback([=, &action] {
     action = [=] {
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       std::cout << suite.tasks().size() << " task files are valid\n";
       if (*no_run) return 0;
+      if (!from->empty()) {
+        if (status->empty()) throw std::runtime_error("--from: give --status FILE to write");
+        StatusSources sources = read_status_sources(*from, *summary_file);
+        std::ofstream file(*status);
+        write_status_report(file, suite, sources.results, sources.summary, sources.note);
+        std::cout << "wrote " << *status << " from " << sources.results.size() << " results\n";
+        return 0;
+      }
       std::vector<Submission> goldens = golden_submissions(suite, options->tasks_glob);
       RunOptions run = *options;
       run.out = out->empty() ? std::filesystem::temp_directory_path() /
@@ -61,7 +77,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
       print_result_table(std::cout, output.results, output.summary);
       if (!status->empty()) {
         std::ofstream file(*status);
-        write_status_report(file, suite, output.results, output.summary);
+        write_status_report(file, suite, output.results, output.summary, "");
         std::cout << "wrote " << *status << "\n";
       }
       size_t failed = 0;

@@ -32,7 +32,8 @@ const CaseResult* benchmark_case(const SubmissionResult& r) {
 }  // namespace
 
 void write_status_report(std::ostream& out, const Suite& suite,
-                         const std::vector<SubmissionResult>& results, const nlohmann::json& summary) {
+                         const std::vector<SubmissionResult>& results, const nlohmann::json& summary,
+                         const std::string& note) {
   const nlohmann::json env = summary.value("environment", nlohmann::json::object());
   std::time_t now = std::time(nullptr);
   char date[32];
@@ -42,6 +43,7 @@ void write_status_report(std::ostream& out, const Suite& suite,
       << env.value("gpu", nlohmann::json("none")).dump() << ", torch " << env.value("torch", nlohmann::json("?")).dump()
       << ", triton " << env.value("triton", nlohmann::json("?")).dump() << ", keval "
       << env.value("keval_version", nlohmann::json("?")).dump() << ".\n";
+  if (!note.empty()) out << note << "\n";
   if (env.contains("ceilings") && env["ceilings"].is_object()) {
     out << "Ceilings measured on this GPU: copy " << fmt("%.0f", env["ceilings"].value("copy_gbps", 0.0))
         << " GB/s; matmul TFLOP/s " << env["ceilings"].value("matmul_tflops", nlohmann::json::object()).dump() << ".\n";

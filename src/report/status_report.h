@@ -1,7 +1,8 @@
 #pragma once
 // suites/<suite>/STATUS.md: per task, the golden kernel's time, achieved throughput, share of
 // the GPU's measured ceiling and speedup over PyTorch eager / torch.compile, from one
-// `keval validate --status FILE` run.
+// `keval validate --status FILE` run, or from the results of earlier runs (`--from`; `note`
+// then says which, in the report's first paragraph).
 #include <ostream>
 #include <vector>
 
@@ -14,6 +15,6 @@ namespace keval {
 
 void write_status_report(std::ostream& out, const Suite& suite,
                          const std::vector<SubmissionResult>& golden_results,
-                         const nlohmann::json& summary);
+                         const nlohmann::json& summary, const std::string& note);
 
 }  // namespace keval
