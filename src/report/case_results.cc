@@ -80,7 +80,8 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
         const double bytes = case_bytes(task, task_case, dtype), flops = case_flops(task, task_case, dtype);
         c.achieved_gbps = bytes / seconds / 1e9;
         c.achieved_tflops = flops / seconds / 1e12;
-        if (ceilings) c.efficiency = ceilings->efficiency(bytes, flops, dtype, *c.time_ms);
+        const std::string& rate = task.compute_rate.empty() ? dtype : task.compute_rate;
+        if (ceilings) c.efficiency = ceilings->efficiency(bytes, flops, rate, *c.time_ms);
         if (c.efficiency) efficiencies.push_back(*c.efficiency);
       }
     }

@@ -54,10 +54,14 @@ void write_status_report(std::ostream& out, const Suite& suite,
       << "| task | track | verdict | case | dtype | golden ms | GB/s | TFLOP/s | % ceiling | vs eager | vs compile | note |\n"
       << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   std::vector<double> efficiencies;
+  std::vector<std::string> missing;
   for (const auto& task : suite.tasks()) {
     auto found = std::find_if(results.begin(), results.end(),
                               [&](const SubmissionResult& r) { return r.task == task.name; });
-    if (found == results.end()) continue;
+    if (found == results.end()) {
+      missing.push_back(task.name);
+      continue;
+    }
     const CaseResult* c = benchmark_case(*found);
     std::string verdict(verdict_name(found->judgement.verdict));
     if (!c) {
@@ -85,6 +89,11 @@ void write_status_report(std::ostream& out, const Suite& suite,
   if (!efficiencies.empty()) {
     out << "\nMedian golden efficiency: " << fmt("%.0f%%", 100 * median(efficiencies)) << " of the measured ceiling over "
         << efficiencies.size() << " tasks.\n";
+  }
+  if (!missing.empty()) {
+    out << "\nNot in these results (" << missing.size() << " of " << suite.tasks().size() << " tasks):";
+    for (size_t i = 0; i < missing.size(); ++i) out << (i ? ", " : " ") << missing[i];
+    out << ".\n";
   }
 }
 

@@ -42,6 +42,9 @@ struct Task {
   std::string bytes;
   std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional
   std::string notes;   // e.g. why a golden sits below the ceiling, optional
+  // The measured matmul rate that bounds the task's flops ("float32_ieee" for a full-precision
+  // float32 product, which tensor cores cannot do); empty: the rate of the case's dtype.
+  std::string compute_rate;
   std::map<std::string, Tolerance> tolerance;  // by dtype name
   std::vector<TaskCase> cases;
   std::filesystem::path dir;  // holds task.toml, reference.py, golden.py

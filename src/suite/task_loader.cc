@@ -11,11 +11,13 @@ namespace {
 
 const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
-    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs"};
+    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "compute_rate"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
 const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16", "float8_e4m3fn",
                                           "float8_e5m2", "int8", "int32"};
+// The measured matmul rates (ceilings.json) a task's flops may be bounded by.
+const std::vector<std::string> kComputeRates = {"float32", "float32_ieee", "float16", "bfloat16"};
 
 // Reads fields of one toml table, naming file, line and field in every error.
 class FieldReader {
@@ -203,6 +205,12 @@ Task load_task(const std::filesystem::path& task_dir) {
   task.bytes = reader.text("bytes");
   task.source = reader.text("source", false);
   task.notes = reader.text("notes", false);
+  task.compute_rate = reader.text("compute_rate", false);
+  if (!task.compute_rate.empty() &&
+      std::find(kComputeRates.begin(), kComputeRates.end(), task.compute_rate) == kComputeRates.end()) {
+    reader.fail(reader.find("compute_rate", false), "compute_rate",
+                "unknown rate \"" + task.compute_rate + "\"" + did_you_mean(task.compute_rate, kComputeRates));
+  }
 
   const toml::node* tolerance_node = reader.find("tolerance", true);
   const toml::table* tolerances = tolerance_node->as_table();

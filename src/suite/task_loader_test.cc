@@ -101,6 +101,15 @@ TEST_F(TaskLoaderTest, SharedInputsDefaultsToTrueAndCanBeTurnedOff) {
             std::string::npos);
 }
 
+TEST_F(TaskLoaderTest, ComputeRateIsOptionalAndMustNameAMeasuredRate) {
+  EXPECT_EQ(load_task(root_ / "scale").compute_rate, "");
+  write_task("scale", replace(kValidToml, "flops =", "compute_rate = \"float32_ieee\"\nflops ="));
+  EXPECT_EQ(load_task(root_ / "scale").compute_rate, "float32_ieee");
+  std::string error = error_of(replace(kValidToml, "flops =", "compute_rate = \"float32_iee\"\nflops ="));
+  EXPECT_NE(error.find("compute_rate: unknown rate \"float32_iee\" (did you mean \"float32_ieee\"?)"),
+            std::string::npos) << error;
+}
+
 TEST_F(TaskLoaderTest, MisspelledFieldNamesLineAndSuggestion) {
   std::string error = error_of(replace(kValidToml, "category =", "catgory ="));
   EXPECT_NE(error.find("task.toml:4: catgory: unknown field (did you mean \"category\"?)"),

@@ -1,0 +1,40 @@
+#include "report/case_results.h"
+
+#include <gtest/gtest.h>
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+// One 1024^3 float32 matmul timed at 10 ms: 0.2 TFLOP/s, bounded by the task's compute rate.
+TEST(CaseResults, EfficiencyUsesTheTasksComputeRateWhenItNamesOne) {
+  Task task;
+  task.name = "mm";
+  task.dtypes = {"float32"};
+  task.flops = "2 * N * N * N";
+  task.bytes = "3 * N * N * elem";
+  task.cases.push_back({"large", false, json{{"N", 1024}}, {{"N", 1024}}, {}});
+  EvaluationFacts facts;
+  facts.candidate.done = true;
+  facts.timing = JobOutcome{};
+  facts.timing->done = true;
+  facts.timing->messages.push_back({{"type", "timing"}, {"who", "candidate"}, {"case", "large"},
+                                    {"dtype", "float32"}, {"samples_ms", {10.0, 10.0, 10.0}}});
+  Ceilings ceilings;
+  ceilings.copy_gbps = 4000;
+  ceilings.matmul_tflops = {{"float32", 400.0}, {"float32_ieee", 50.0}};
+  auto efficiency = [&](const Task& t) {
+    SubmissionResult result;
+    result.task = t.name;
+    fill_case_results(result, t, facts, "golden", /*on_gpu=*/true, &ceilings);
+    return result.cases.at(0).efficiency.value_or(-1);
+  };
+  const double tflops = 2.0 * 1024 * 1024 * 1024 / 10e-3 / 1e12;
+  EXPECT_NEAR(efficiency(task), tflops / 400, 1e-9);  // the dtype's rate: TF32 tensor cores
+  task.compute_rate = "float32_ieee";
+  EXPECT_NEAR(efficiency(task), tflops / 50, 1e-9);
+}
+
+}  // namespace
+}  // namespace keval
