@@ -1,4 +1,8 @@
-"""Where a candidate call's outputs are saved and how the reference job reads them back."""
+"""Where a candidate call's outputs are saved and how the reference job reads them back.
+
+Saved without torch.save's CRC32 (on this machine 0.5 s per 256 MiB, four times the rest of
+the save; the file never leaves the run's folder and is read once, by our own reference job)
+and loaded memory-mapped (the comparison reads each page once, from the page cache)."""
 
 import os
 
@@ -29,6 +33,9 @@ def save_outputs(path: str, outputs: list) -> list:
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     cpu = [plain_cpu_copy(t) for t in outputs]
     tmp = path + ".tmp"
+    set_crc32 = getattr(torch.serialization, "set_crc32_options", None)  # torch >= 2.5
+    if set_crc32 is not None:
+        set_crc32(False)
     torch.save(cpu, tmp)
     os.replace(tmp, path)  # a crash mid-save never leaves a half-written file under the real name
     return cpu
@@ -38,7 +45,7 @@ def load_outputs(path: str):
     """The saved list of tensors, or None when the file does not exist."""
     if not os.path.exists(path):
         return None
-    loaded = torch.load(path, map_location="cpu", weights_only=True)
+    loaded = torch.load(path, map_location="cpu", weights_only=True, mmap=True)
     if isinstance(loaded, torch.Tensor):
         loaded = [loaded]
     if not isinstance(loaded, (list, tuple)) or not all(isinstance(t, torch.Tensor) for t in loaded):

@@ -358,3 +358,19 @@ def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_res
     assert sent == ["device_paused"] and left >= resumed_at[0]
     device_gate.pause_point({"work_dir": str(tmp_path)}, Writer())  # no device_hold: never pauses
     assert sent == ["device_paused"]
+
+
+def test_saved_outputs_load_back_memory_mapped_with_their_values_and_dtypes(tmp_path):
+    from keval_runner.output_files import load_outputs, save_outputs
+
+    base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
+    outputs = [base[:, ::2], base.to(torch.bfloat16), torch.tensor([3], dtype=torch.int64)]
+    path = str(tmp_path / "outs" / "case__float32__1.pt")
+    copies = save_outputs(path, outputs)
+    loaded = load_outputs(path)
+    assert len(loaded) == 3 and all(torch.equal(a, b) and a.dtype == b.dtype for a, b in zip(loaded, outputs))
+    assert copies[0].untyped_storage().nbytes() == 12 * 4  # a copy, not the view's whole buffer
+    assert load_outputs(str(tmp_path / "missing.pt")) is None
+    torch.save({"not": "a list"}, str(tmp_path / "odd.pt"))
+    with pytest.raises(TypeError):
+        load_outputs(str(tmp_path / "odd.pt"))
