@@ -39,6 +39,10 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1, 86400));
   cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
   cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
+  cmd->add_option("--min-own-share", options->min_own_share,
+                  "library_fallback below this share of a call's GPU time in the submission's own "
+                  "Triton kernels (CUDA; default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet", *quiet, "print no table");
   cmd->add_flag("--sanitize", options->sanitize,
                 "also run each passing submission's small cases under compute-sanitizer memcheck (CUDA; unsandboxed)");

@@ -17,6 +17,12 @@ bool has_successful_call(const JobOutcome& candidate) {
 
 }  // namespace
 
+JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
+  JudgePolicy policy{task.inplace, task.require_kernel};
+  policy.min_own_gpu_share = settings.min_own_gpu_share;
+  return policy;
+}
+
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
                                     DeviceLease* lease, JobRunner* sanitizer) {
@@ -44,7 +50,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   }
   std::error_code ignored;
   std::filesystem::remove_all(dirs.outputs(), ignored);
-  const JudgePolicy policy{task.inplace, task.require_kernel};
+  const JudgePolicy policy = judge_policy(task, settings);
   if (sanitizer && judge(facts, policy).verdict == Verdict::kPass) {
     facts.sanitizer = shared_run(*sanitizer, sanitizer_request(task, settings, dirs.code_file(), dirs));
     std::filesystem::remove_all(dirs.root / "sanitizer" / "outputs", ignored);

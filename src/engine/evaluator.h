@@ -4,8 +4,12 @@
 #include "engine/job_plan.h"
 #include "engine/job_runner.h"
 #include "judge/evaluation_facts.h"
+#include "judge/judge.h"
 
 namespace keval {
+
+// The verdict policy of a task under a run's settings.
+JudgePolicy judge_policy(const Task& task, const RunSettings& settings);
 
 // `dirs.code_file()` must hold the submission's code. Correctness jobs share `lease` with
 // other slots' correctness jobs; the timing job (only for submissions that passed so far)

@@ -133,6 +133,9 @@ TEST_F(EvaluatorTest, TimingJobProfilesKernelsOnlyWhereATritonKernelIsRequired) 
   json timing = timing_request(task, settings, dirs.code_file(), dirs);
   EXPECT_TRUE(timing["checks"]["profile_kernels"].get<bool>());
   EXPECT_EQ(timing["profile_screen_share"], JudgePolicy{}.min_own_gpu_share);
+  settings.min_own_gpu_share = 0.8;  // --min-own-share: the screen and the judge use it alike
+  EXPECT_EQ(timing_request(task, settings, dirs.code_file(), dirs)["profile_screen_share"], 0.8);
+  EXPECT_EQ(judge_policy(task, settings).min_own_gpu_share, 0.8);
   task.require_kernel = false;  // any code may do the work: library_fallback never applies
   EXPECT_FALSE(timing_request(task, settings, dirs.code_file(), dirs)["checks"]["profile_kernels"].get<bool>());
 }

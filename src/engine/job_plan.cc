@@ -125,7 +125,7 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
   // The kernel profile only serves library_fallback, which any-code tasks never get; a cheap
   // launch-event screen settles it when its (lower-bound) share reaches the judge's threshold.
   if (!task.require_kernel) request["checks"]["profile_kernels"] = false;
-  request["profile_screen_share"] = JudgePolicy{}.min_own_gpu_share;
+  request["profile_screen_share"] = settings.min_own_gpu_share;
   nlohmann::json baselines = nlohmann::json::array();
   for (const auto& name : settings.baselines) {
     nlohmann::json baseline = {{"name", name}};

@@ -118,6 +118,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   RunSettings settings;
   settings.device = probed.device;
   settings.seeds_per_case = options.seeds;
+  settings.min_own_gpu_share = options.min_own_share;
   settings.seed_base = std::random_device{}();
   settings.timing = TimingSettings::for_device(settings.device);
   settings.timing.enabled = options.timing;
@@ -152,7 +153,13 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   probed.first_slot->set_sandbox(slot_sandbox(0));
   nlohmann::json environment = environment_of(probed.probe, settings.device, config);
   environment["sandbox"] = sandbox.describe();
+  environment["min_own_share"] = settings.min_own_gpu_share;
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
+  // A stored verdict is reused only under the same policy (the default adds nothing: older
+  // stores keep their keys).
+  const std::string policy_key = settings.min_own_gpu_share == 0.5
+                                     ? ""
+                                     : "\nmin_own_share=" + std::to_string(settings.min_own_gpu_share);
   // A golden record replaces timing the goldens in this run; it must fit this environment.
   std::optional<GoldenRecord> recorded;
   std::string record_path = options.golden_from;
@@ -195,7 +202,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
     if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
     keys[i] = sha256_hex(s.hash + "\n" + std::to_string(task->version) + "\n" + settings.device +
-                         "\n" + gpu_name);
+                         "\n" + gpu_name + policy_key);
     if (auto stored = store.find_result(keys[i])) {
       results[i] = std::move(*stored);
       results[i]->id = s.id;  // the stored result may come from a line with another id
@@ -332,7 +339,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.track = task.track;
     result.origin = s.origin;
     result.hash = s.hash;
-    result.judgement = judge(facts, JudgePolicy{task.inplace, task.require_kernel});
+    result.judgement = judge(facts, judge_policy(task, settings));
     result.static_flags = scan_python_source(s.code, task.entry).flags;
     result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));

@@ -58,6 +58,8 @@ struct RunSettings {
   // Time only each task's largest benchmark case in its first dtype (suite status reports:
   // torch.compile baselines recompile per shape and dtype, which would dominate the run).
   bool time_largest_case_only = false;
+  // library_fallback below this share of the call's GPU time in the submission's own kernels
+  double min_own_gpu_share = 0.5;
   std::chrono::seconds timeout{300};
 
   nlohmann::json to_json() const {

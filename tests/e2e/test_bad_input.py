@@ -101,3 +101,27 @@ def test_every_golden_passes_its_task_on_the_cpu(tmp_path):
         if (tmp_path / "v" / "results.jsonl").exists() else []
     assert proc.returncode == 0, "\n".join(failed) + "\n" + proc.stderr[-2000:]
     assert "every golden kernel passes" in proc.stdout
+
+
+def test_min_own_share_is_checked_and_recorded_with_the_run(tmp_path):
+    subs = write_jsonl(tmp_path / "s.jsonl", [json.dumps({"task": "relu", "code": GOOD_RELU, "id": "good"})])
+    proc = run_keval("run", "--suite", "suites/keval", "--submissions", subs, "--out", tmp_path / "bad",
+                     "--min-own-share", "1.5", check=False)
+    assert proc.returncode != 0 and "--min-own-share" in proc.stderr
+    run_keval("run", "--suite", "suites/keval", "--submissions", subs, "--out", tmp_path / "o",
+              "--device", "cpu", "--no-timing", "--min-own-share", "0.9")
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["environment"]["min_own_share"] == 0.9
+    assert [r["verdict"] for r in read_results(tmp_path / "o")] == ["pass"]
+
+
+def test_status_from_earlier_results_runs_nothing_and_names_a_bad_file(tmp_path):
+    results = write_jsonl(tmp_path / "r.jsonl", [json.dumps({"task": "relu", "id": "golden:relu", "verdict": "pass"})])
+    status = tmp_path / "STATUS.md"
+    proc = run_keval("validate", "--suite", "suites/keval", "--status", status, "--from", results)
+    assert "from 1 results" in proc.stdout
+    text = status.read_text()
+    assert "| relu | ops | pass |" in text and "Not in these results (" in text
+    bad = write_jsonl(tmp_path / "bad.jsonl", ["[1, 2]"])
+    proc = run_keval("validate", "--suite", "suites/keval", "--status", status, "--from", bad, check=False)
+    assert proc.returncode != 0 and "bad.jsonl:1: not a result line" in proc.stderr
