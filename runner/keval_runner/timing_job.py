@@ -5,6 +5,11 @@ never runs before it is set up), "eager" (reference.py's `reference`), "compile"
 (torch.compile of it). Every contender rotates its own input sets built from the same seeds;
 the submission's timed outputs are checked against its first outputs for the same inputs, its
 kernel profile taken on CUDA, and the tamper watch checked after timing.
+
+Cases are prepared one after another while the job shares the device (first outputs, input
+sets), then measured together in one stretch with the device alone (`device_gate.alone`), in
+batches of at most BATCH_BYTES held on the device: each stretch makes the other slots' jobs
+pause, so one per job rather than one per case and dtype.
 """
 
 import torch
@@ -18,9 +23,24 @@ from .l2_persistence import L2Persistence
 from .loading import find_entry, load_module
 from .output_files import plain_copy
 from .phases import phase
-from .rotation import InputRotation
+from .rotation import InputRotation, input_bytes
 from .task_files import load_reference_module
 from . import timing
+
+
+# Prepared cases measured in one stretch hold at most this much on the device (beyond one
+# case): each holds every contender's input sets twice (the sets and their saved contents).
+BATCH_BYTES = 12 << 30
+
+
+class PreparedCase:
+    def __init__(self, case, seed, rotation, contenders, held_bytes):
+        self.case, self.seed, self.rotation, self.contenders = case, seed, rotation, contenders
+        self.held_bytes = held_bytes
+
+    def release(self) -> None:
+        """Frees the input sets once measured (the profile draws its own inputs)."""
+        self.rotation = self.contenders = None
 
 
 class TimingJob(CandidateJob):
@@ -47,15 +67,17 @@ class TimingJob(CandidateJob):
                 self.writer.error("baseline", **describe(exc), baseline=name)
         return loaded
 
-    def time_case_interleaved(self, case, baselines: list) -> None:
+    def prepare_case(self, case, baselines: list):
+        """Everything before measuring one case, sharing the device: the submission's first
+        outputs (untimed: what timed calls must repeat, kept on the device so each timed-output
+        check compares there), each contender's input rotation. None when the case cannot be
+        timed (its failure is reported)."""
         seeds = list(case.get("seeds") or [])
-        settings = self.request.get("timing") or {}
         first = {}
-        for seed in seeds:  # the submission's first outputs, untimed: what timed calls must repeat
-            # (plain copies on the device: each timed-output check compares there, no host copy)
+        for seed in seeds:
             args = self._inputs(case, seed)
             if args is None:
-                return
+                return None
             try:
                 with torch.no_grad():
                     first[seed] = [plain_copy(o) for o in as_output_list(self.entry(*args))]
@@ -63,32 +85,57 @@ class TimingJob(CandidateJob):
                 self.tamper_check("timing", case, seed)
                 self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
                 self._check_device()
-                return
+                return None
         self.tamper_check("timing", case, seeds[0] if seeds else None)
-        contenders = []
-        rotation = InputRotation(self.entry, self._rotation_sets(case, first), first)
+        settings = self.request.get("timing") or {}
+        sets = self._rotation_sets(case, first)
+        rotation = InputRotation(self.entry, sets, first)
         observe = rotation.observer(timing.check_interval(settings)) if self.checks["timed_output_check"] else None
-        contenders.append(Contender("candidate", rotation.prepare, observe))
+        contenders = [Contender("candidate", rotation.prepare, observe)]
         for name, fn in baselines:
-            baseline_rotation = InputRotation(fn, self._rotation_sets(case, first), {})
-            contenders.append(Contender(name, baseline_rotation.prepare))
+            contenders.append(Contender(name, InputRotation(fn, self._rotation_sets(case, first), {}).prepare))
         try:
             with torch.no_grad():
                 rotation.record_first_outputs()
-                with device_gate.alone(self.request, self.writer):
-                    measure_interleaved(contenders, self.device, settings, l2=self.l2)
         except (Exception, SystemExit) as exc:
             self.tamper_check("timing", case, seeds[0])
             self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seeds[0]))
             self._check_device()
-            return
-        self.tamper_check("timing", case, seeds[0])
-        for contender in contenders:
-            extra = {}
-            if contender.who == "candidate":
-                extra = {"timed_output_checks": rotation.checks, "timed_output_mismatches": rotation.mismatches,
-                         "input_sets": len(rotation)}
-            self.send("timing", **self._where(case, seeds[0]), **timing_fields(contender, self.device), **extra)
+            return None
+        # what it holds on the device: every contender's sets and their saved contents
+        held = 2 * len(contenders) * sum(input_bytes(args) for _, args in sets)
+        return PreparedCase(case, seeds[0], rotation, contenders, held)
+
+    def measure_batch(self, batch: list) -> None:
+        """The prepared cases measured in one stretch with the device alone (one drain of the
+        other slots' jobs instead of one per case), then reported."""
+        settings = self.request.get("timing") or {}
+        failed = set()
+        with device_gate.alone(self.request, self.writer):
+            for index, prepared in enumerate(batch):
+                try:
+                    with torch.no_grad():
+                        measure_interleaved(prepared.contenders, self.device, settings, l2=self.l2)
+                except (Exception, SystemExit) as exc:
+                    failed.add(index)
+                    self.tamper_check("timing", prepared.case, prepared.seed)
+                    self.writer.error("timing", **describe(exc, self.code_file, self.module),
+                                      **self._where(prepared.case, prepared.seed))
+                    self._check_device()
+        for index, prepared in enumerate(batch):
+            if index in failed:
+                continue
+            self.tamper_check("timing", prepared.case, prepared.seed)
+            for contender in prepared.contenders:
+                extra = {}
+                if contender.who == "candidate":
+                    extra = {"timed_output_checks": prepared.rotation.checks,
+                             "timed_output_mismatches": prepared.rotation.mismatches,
+                             "input_sets": len(prepared.rotation)}
+                self.send("timing", **self._where(prepared.case, prepared.seed),
+                          **timing_fields(contender, self.device), **extra)
+        for prepared in batch:
+            prepared.release()
 
     def open_l2(self):
         """The persisting-L2 limit in our charge before any baseline or submission code runs."""
@@ -106,13 +153,28 @@ class TimingJob(CandidateJob):
             loaded = self.load()
         if not loaded:
             return
+        budget = int(self.request.get("timing_batch_bytes") or BATCH_BYTES)
+        batch, measured = [], []
         for case in self.request.get("cases", []):
             if not case.get("seeds"):
                 continue
             device_gate.pause_point(self.request, self.writer, self.device)
             with phase("timing"):
-                self.time_case_interleaved(case, baselines)
-            if self.checks["profile_kernels"] and self.device.type == "cuda":
+                prepared = self.prepare_case(case, baselines)
+            if prepared is None:
+                continue
+            if batch and sum(p.held_bytes for p in batch) + prepared.held_bytes > budget:
+                with phase("timing"):
+                    self.measure_batch(batch)
+                measured += batch
+                batch = []
+            batch.append(prepared)
+        if batch:
+            with phase("timing"):
+                self.measure_batch(batch)
+            measured += batch
+        if self.checks["profile_kernels"] and self.device.type == "cuda":
+            for prepared in measured:
                 device_gate.pause_point(self.request, self.writer, self.device)
                 with phase("profile"):
-                    self.profile_case(case, case["seeds"][0])
+                    self.profile_case(prepared.case, prepared.seed)

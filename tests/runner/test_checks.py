@@ -220,3 +220,29 @@ def test_kernel_profile_summary_marks_own_kernels():
                                 {"name": "void at::native::add<float>(...)", "time_us": 1.0, "own": False}]
     assert (facts["own_time_us"], facts["total_time_us"], facts["own_share"]) == (4.0, 5.0, 0.8)
     assert summarize([], [])["own_share"] is None
+
+
+def timing_job(jobs, cases, **extra) -> dict:
+    """A timing job of the `correct` candidate against the golden, its device gate already open."""
+    import os
+
+    request = jobs.candidate("correct", cases=cases, timing=TIMING)
+    request.update(kind="timing", device_gate=True,
+                   baselines=[{"name": "golden", "code_file": os.path.join(request["task_dir"], "golden.py")}], **extra)
+    os.makedirs(request["work_dir"], exist_ok=True)
+    for k in range(4):  # the controller's go-aheads, given in advance
+        open(os.path.join(request["work_dir"], f"device-alone-{k}"), "w").close()
+    return request
+
+
+def test_a_timing_job_measures_all_its_cases_in_one_stretch_alone_unless_they_hold_too_much(runner, jobs):
+    cases = [case(seeds=[1, 2]), case(name="tiny", n=7, seeds=[9])]
+    messages = runner.run(timing_job(jobs, cases))
+    assert [m["type"] for m in messages if m["type"].startswith("device_")] == ["device_alone", "device_shared"]
+    timings = of_type(messages, "timing")
+    assert sorted((t["case"], t["who"]) for t in timings) == [
+        ("odd", "candidate"), ("odd", "golden"), ("tiny", "candidate"), ("tiny", "golden")]
+    assert all(t["samples_ms"] for t in timings) and of_type(messages, "error") == []
+    small_budget = runner.run(timing_job(jobs, cases, timing_batch_bytes=1))  # one case per stretch
+    assert [m["type"] for m in small_budget if m["type"] == "device_alone"] == ["device_alone"] * 2
+    assert len(of_type(small_budget, "timing")) == 4
