@@ -145,7 +145,8 @@ class CandidateJob:
         if outputs is not None:
             try:
                 with phase("save_outputs"):
-                    copies = save_outputs(saved, outputs)
+                    copies = save_outputs(saved, outputs,
+                                          writing=lambda: device_gate.idle(self.request, self.writer, self.device))
             except Exception as exc:  # e.g. a tensor subclass that cannot be copied or saved
                 self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
                 outputs = None
@@ -267,6 +268,8 @@ class CandidateJob:
             loaded = self.load()
         if not loaded:
             return
+        if self.device.type == "cuda" and self.request.get("device_hold"):
+            kernel_tracking.idle_while_compiling(self.request, self.writer, self.device)
         os.makedirs(self.request["outputs_dir"], exist_ok=True)
         timed = []
         for case in self.request.get("cases", []):

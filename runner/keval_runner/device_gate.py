@@ -10,6 +10,11 @@ the device or measures, the controller keeps the file named by the request's `de
 A job that finds it finishes its queued GPU work, sends `device_paused` (the controller takes
 back its share) and waits for device-resume-K in its work folder (the share given back). So a
 timing job waits for the current call of each running job, not for the rest of each job.
+
+`begin_idle(...)` / `end_idle()` (or `idle(...)`), around a stretch without GPU work (Triton
+compiling, torch.save writing a file): the job synchronizes and sends `device_idle` (the
+controller takes back its share at once, and the job goes on) and, at the end, `device_busy`,
+then waits for device-busy-K (a share again). So a timing job does not wait for a compile.
 """
 
 import contextlib
@@ -22,11 +27,49 @@ POLL_S = 0.0005  # ~0.5 ms: small beside a measurement, cheap for a waiting proc
 
 _granted = 0  # this process's requests so far (each job is a fresh fork)
 _resumed = 0  # this process's pauses so far
+_busy = 0  # this process's idle stretches so far
+_idle = None  # (request, writer) during an idle stretch
 
 
 def reset() -> None:
-    global _granted, _resumed
-    _granted = _resumed = 0
+    global _granted, _resumed, _busy, _idle
+    _granted = _resumed = _busy = 0
+    _idle = None
+
+
+def begin_idle(request: dict, writer, device=None) -> None:
+    global _idle
+    if _idle is not None or not request.get("device_hold"):
+        return
+    if device is not None and device.type == "cuda":
+        import torch
+        torch.cuda.synchronize()  # nothing of ours may still run once the share is given back
+    writer.send("device_idle")
+    _idle = (request, writer)
+
+
+def end_idle() -> None:
+    """The share back before any more GPU work; nothing when no idle stretch is on."""
+    global _idle, _busy
+    if _idle is None:
+        return
+    request, writer = _idle
+    _idle = None
+    signal = os.path.join(request["work_dir"], f"device-busy-{_busy}")
+    _busy += 1
+    writer.send("device_busy")
+    with phase("busy_wait"):
+        while not os.path.exists(signal):
+            time.sleep(POLL_S)
+
+
+@contextlib.contextmanager
+def idle(request: dict, writer, device=None):
+    begin_idle(request, writer, device)
+    try:
+        yield
+    finally:
+        end_idle()
 
 
 def pause_point(request: dict, writer, device=None) -> None:

@@ -12,6 +12,8 @@ Triton 3.6 and 3.9; lookups are guarded so another layout degrades to "nothing r
 
 import contextlib
 
+from . import device_gate
+
 _active = None  # list of (name, module) while a tracked call runs, else None
 _timer = None  # while a timed tracked call runs: brackets each launch (kernel_profile.LaunchEvents)
 
@@ -53,11 +55,17 @@ def _record(kernel) -> None:
 def _wrap_run(original_run):
     def run(self, *args, **kwargs):
         if kwargs.get("warmup", False):
-            return original_run(self, *args, **kwargs)
+            try:
+                return original_run(self, *args, **kwargs)
+            finally:
+                device_gate.end_idle()
         _record(self)
         timer = _timer
         if timer is None:
-            return original_run(self, *args, **kwargs)
+            try:
+                return original_run(self, *args, **kwargs)
+            finally:
+                device_gate.end_idle()  # a compile that raised never reached its end hook
         token = timer.begin()
         try:
             return original_run(self, *args, **kwargs)
@@ -106,3 +114,26 @@ def split_by_module(launched, module_name: str):
     own = [name for name, module in launched if module == module_name]
     other = [f"{module}.{name}" if module else name for name, module in launched if module != module_name]
     return own, other
+
+
+def idle_while_compiling(request: dict, writer, device) -> bool:
+    """Triton's compile hooks (knobs.runtime.jit_cache_hook, called before a compile, and
+    jit_post_compile_hook, after it) open and close an idle stretch (device_gate.py): the
+    job's share is given back while Triton compiles. False where this Triton has no such hooks."""
+    try:
+        from triton import knobs
+        runtime = knobs.runtime
+        runtime.jit_cache_hook, runtime.jit_post_compile_hook  # noqa: B018 (both must exist)
+    except (ImportError, AttributeError):
+        return False
+
+    def before_compile(**_):
+        device_gate.begin_idle(request, writer, device)
+        return None  # anything true would skip the compile
+
+    def after_compile(**_):
+        device_gate.end_idle()
+
+    runtime.jit_cache_hook = before_compile
+    runtime.jit_post_compile_hook = after_compile
+    return True

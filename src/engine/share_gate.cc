@@ -10,24 +10,51 @@ using Clock = std::chrono::steady_clock;
 
 ShareGate::ShareGate(DeviceLease& lease, std::filesystem::path work_dir)
     : lease_(lease), work_dir_(std::move(work_dir)) {
-  const auto asked = Clock::now();
-  lease_.lock_shared();
-  waited_ += Clock::now() - asked;
+  hold();
 }
 
 ShareGate::~ShareGate() {
-  if (!handed_over_) lease_.unlock_shared();
+  if (holding_) lease_.unlock_shared();
+}
+
+void ShareGate::hold() {
+  if (holding_) return;
+  const auto asked = Clock::now();
+  lease_.lock_shared();
+  waited_ += Clock::now() - asked;
+  holding_ = true;
+}
+
+void ShareGate::hand_over() {
+  hold();
+  holding_ = false;  // DeviceLease::upgrade turns it into the device alone
+}
+
+void ShareGate::signal(const std::string& name) {
+  const auto file = work_dir_ / name;
+  if (!std::ofstream(file)) {  // the job would wait for it until its deadline
+    throw HarnessError("cannot create " + file.string() + " (a waiting job's go-ahead)");
+  }
 }
 
 void ShareGate::on_message(const nlohmann::json& message) {
-  if (handed_over_ || !message.is_object() || message.value("type", "") != "device_paused") return;
-  const auto asked = Clock::now();
-  lease_.unlock_shared();
-  lease_.lock_shared();
-  waited_ += Clock::now() - asked;
-  const auto signal = work_dir_ / ("device-resume-" + std::to_string(pauses_++));
-  if (!std::ofstream(signal)) {  // the job would wait for it until its deadline
-    throw HarnessError("cannot create " + signal.string() + " (a paused job's go-ahead)");
+  if (!message.is_object()) return;
+  const std::string type = message.value("type", "");
+  if (type == "device_paused") {
+    if (holding_) {
+      lease_.unlock_shared();
+      holding_ = false;
+    }
+    hold();
+    signal("device-resume-" + std::to_string(pauses_++));
+  } else if (type == "device_idle") {
+    if (holding_) {
+      lease_.unlock_shared();
+      holding_ = false;
+    }
+  } else if (type == "device_busy") {
+    hold();
+    signal("device-busy-" + std::to_string(busy_++));
   }
 }
 

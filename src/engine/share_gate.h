@@ -1,10 +1,18 @@
 #pragma once
-// A job's share of its device, given back while the job is paused. While a timing job waits
-// for the device or has it alone (DeviceLease::hold_file), a running job stops at its next
-// pause point, finishes its GPU work and sends {"type": "device_paused"}; the share goes back
-// to the lease, a new one is taken (once no timing job holds or waits for the device), and the
-// file device-resume-K (K = 0, 1, ... in the order of its pauses) in its work folder lets it go
-// on. The file's name is ours, never taken from the message: the child is untrusted.
+// A job's share of its device, given back while the job does not need it.
+//
+// Pause: while a timing job waits for the device or has it alone (DeviceLease::hold_file), a
+// running job stops at its next pause point, finishes its GPU work and sends
+// {"type": "device_paused"}; the share goes back to the lease, a new one is taken (once no
+// timing job holds or waits for the device), and the file device-resume-K (K = 0, 1, ... in the
+// order of its pauses) in its work folder lets it go on.
+//
+// Idle stretch: {"type": "device_idle"} (the job finished its GPU work and goes on with CPU
+// work only: Triton compiling, a file being written) gives the share back at once;
+// {"type": "device_busy"} takes one again, and device-busy-K tells the job it may use the GPU.
+//
+// File names are ours, never taken from a message: the child is untrusted, and messages out of
+// order never unbalance the lease.
 #include <chrono>
 #include <filesystem>
 
@@ -24,17 +32,23 @@ class ShareGate {
   void on_message(const nlohmann::json& message);
   double waited_s() const { return waited_.count(); }  // for shares, over the job
   int pauses() const { return pauses_; }
+  bool holding() const { return holding_; }
 
-  // For a gate whose share may become more (TimingGate): the share is now accounted for
-  // elsewhere (true) or again by this gate (false).
-  void set_handed_over(bool handed_over) { handed_over_ = handed_over; }
+  // For TimingGate: the share, taken again if the job had given it back, becomes the device
+  // alone (the lease's upgrade accounts for it); after the downgrade it is this gate's again.
+  void hand_over();
+  void take_back() { holding_ = true; }
   void add_wait(std::chrono::duration<double> waited) { waited_ += waited; }
 
  private:
+  void hold();  // a share, waiting for it if need be
+  void signal(const std::string& name);
+
   DeviceLease& lease_;
   std::filesystem::path work_dir_;
-  bool handed_over_ = false;
+  bool holding_ = false;
   int pauses_ = 0;
+  int busy_ = 0;
   std::chrono::duration<double> waited_{0};
 };
 

@@ -19,8 +19,8 @@ void TimingGate::on_message(const nlohmann::json& message) {
   if (!message.is_object()) return;
   const std::string type = message.value("type", "");
   if (type == "device_alone" && !alone_) {
+    share_.hand_over();
     const auto asked = Clock::now();
-    share_.set_handed_over(true);
     alone_ = true;
     lease_.upgrade();
     share_.add_wait(Clock::now() - asked);
@@ -31,9 +31,9 @@ void TimingGate::on_message(const nlohmann::json& message) {
   } else if (type == "device_shared" && alone_) {
     lease_.downgrade();
     alone_ = false;
-    share_.set_handed_over(false);
+    share_.take_back();
   } else if (!alone_) {
-    share_.on_message(message);  // device_paused while setting up
+    share_.on_message(message);  // pauses and idle stretches while setting up
   }
 }
 

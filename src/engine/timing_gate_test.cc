@@ -115,5 +115,48 @@ TEST_F(TimingGateTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumesAfter
   correctness.reset();
 }
 
+TEST_F(TimingGateTest, AnIdleStretchGivesTheShareBackAtOnceAndBusyTakesOneAgain) {
+  DeviceLease lease;
+  {
+    ShareGate gate(lease, dir);
+    EXPECT_FALSE(lease.try_lock());
+    gate.on_message({{"type", "device_idle"}});  // compiling: the device is free for a timing job
+    ASSERT_TRUE(lease.try_lock());
+    std::atomic<bool> busy{false};
+    std::thread job([&] {
+      gate.on_message({{"type", "device_busy"}});  // waits while a timing job has the device
+      busy = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_FALSE(busy.load());
+    EXPECT_FALSE(std::filesystem::exists(dir / "device-busy-0"));
+    lease.unlock();
+    job.join();
+    EXPECT_TRUE(std::filesystem::exists(dir / "device-busy-0"));
+    EXPECT_FALSE(lease.try_lock());  // the job's share again
+  }
+  EXPECT_TRUE(lease.try_lock());  // released with the gate
+  lease.unlock();
+}
+
+TEST_F(TimingGateTest, MessagesOutOfOrderNeverUnbalanceTheLease) {
+  DeviceLease lease;
+  {
+    TimingGate timing(lease, dir);
+    timing.on_message({{"type", "device_busy"}});  // busy without idle: still one share
+    timing.on_message({{"type", "device_idle"}});
+    timing.on_message({{"type", "device_idle"}});  // twice: given back once
+    timing.on_message({{"type", "device_alone"}});  // from idle: a share first, then alone
+    EXPECT_FALSE(lease.try_lock_shared());
+    timing.on_message({{"type", "device_shared"}});
+    timing.on_message({{"type", "device_paused"}});
+    EXPECT_TRUE(std::filesystem::exists(dir / "device-resume-0"));
+  }
+  EXPECT_TRUE(lease.try_lock());
+  lease.unlock();
+  EXPECT_TRUE(lease.try_lock_shared());
+  lease.unlock_shared();
+}
+
 }  // namespace
 }  // namespace keval

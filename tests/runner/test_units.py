@@ -374,3 +374,58 @@ def test_saved_outputs_load_back_memory_mapped_with_their_values_and_dtypes(tmp_
     torch.save({"not": "a list"}, str(tmp_path / "odd.pt"))
     with pytest.raises(TypeError):
         load_outputs(str(tmp_path / "odd.pt"))
+
+
+def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_path):
+    from keval_runner import device_gate
+
+    device_gate.reset()
+    sent = []
+
+    class Writer:
+        def send(self, kind, **fields):
+            sent.append(kind)
+
+    request = {"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}
+    (tmp_path / "device-busy-0").touch()  # the controller's go-ahead, given in advance
+    with device_gate.idle(request, Writer()):
+        assert sent == ["device_idle"]
+        device_gate.begin_idle(request, Writer())  # nested: one stretch only
+    assert sent == ["device_idle", "device_busy"]
+    device_gate.end_idle()  # none open: nothing sent
+    with device_gate.idle({"work_dir": str(tmp_path)}, Writer()):  # no lease: no messages
+        pass
+    assert sent == ["device_idle", "device_busy"]
+
+
+def test_tritons_compile_hooks_open_and_close_an_idle_stretch_and_a_launch_closes_a_dangling_one(tmp_path):
+    from triton import knobs
+
+    from keval_runner import device_gate
+
+    device_gate.reset()
+    sent = []
+
+    class Writer:
+        def send(self, kind, **fields):
+            sent.append(kind)
+
+    request = {"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}
+    for k in range(2):
+        (tmp_path / f"device-busy-{k}").touch()
+    saved = knobs.runtime.jit_cache_hook, knobs.runtime.jit_post_compile_hook
+    try:
+        assert kernel_tracking.idle_while_compiling(request, Writer(), torch.device("cpu"))
+        assert knobs.runtime.jit_cache_hook(key="k", fn=None) is None  # None: the compile goes on
+        assert sent == ["device_idle"]
+        knobs.runtime.jit_post_compile_hook(key="k", fn=None)
+        assert sent == ["device_idle", "device_busy"]
+        # a compile that raised leaves its stretch open: the launch wrapper closes it
+        knobs.runtime.jit_cache_hook(key="k", fn=None)
+        kernel_tracking.install()
+        module = load_module(os.path.join(TASK_DIR, "golden.py"), "units_idle_golden")
+        module.vector_add(torch.ones(4), torch.ones(4))
+        assert sent == ["device_idle", "device_busy", "device_idle", "device_busy"]
+    finally:
+        knobs.runtime.jit_cache_hook, knobs.runtime.jit_post_compile_hook = saved
+        device_gate.reset()
