@@ -2,7 +2,7 @@
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
-#        suite-correct ncu peers peers-llm kernelbench-refs (peer checkouts exported under $PEERS, default .device/peers)
+#        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
 set -uo pipefail
@@ -13,6 +13,8 @@ export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpat
 # Each step is cut at STEP_TIMEOUT seconds, so one slow step cannot take a whole device call.
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 JOBS=${JOBS:-2}  # worker slots per GPU for core, suite and demo
+# TASKS=a,b: the suite step validates only these (a STATUS.md from several runs:
+# keval validate --status FILE --from RESULTS --from RESULTS2 ...)
 T="timeout -k 5 $STEP_TIMEOUT"
 CORE=vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cross_entropy,cumsum,rope,w8a16_matmul
 steps=${*:-env core demo}
@@ -26,8 +28,8 @@ for step in $steps; do
           $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-core/results.jsonl >> "$LOG/core.txt" 2>&1 ;;
     suite-correct) $T $KEVAL validate --suite suites/keval --device cuda --no-timing --jobs "$JOBS" --out /tmp/kv-suite-correct > "$LOG/suite-correct.txt" 2>&1; rc=$?
           cp /tmp/kv-suite-correct/results.jsonl "$LOG/suite-correct-results.jsonl" 2>/dev/null ;;
-    suite) $T $KEVAL validate --suite suites/keval --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$?
-          cp /tmp/kv-suite/results.jsonl "$LOG/suite-results.jsonl" 2>/dev/null
+    suite) $T $KEVAL validate --suite suites/keval ${TASKS:+--tasks "$TASKS"} --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$?
+          cp /tmp/kv-suite/results.jsonl "$LOG/suite-results.jsonl" 2>/dev/null; cp /tmp/kv-suite/summary.json "$LOG/suite-summary.json" 2>/dev/null
           $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-suite/results.jsonl >> "$LOG/suite.txt" 2>&1 ;;
     demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda --jobs "$JOBS" > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null
@@ -81,6 +83,7 @@ PY
     throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
     repeatability) $T $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
     ncu) $T $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
+    elementwise-tuning) $T $KEVAL_PYTHON bench/elementwise_tuning.py > "$LOG/elementwise-tuning.txt" 2>&1; rc=$? ;;
     *) echo "unknown step $step"; rc=2 ;;
   esac
   summary+=("$step: rc=$rc in $(( $(date +%s) - start ))s")
