@@ -4,7 +4,8 @@
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
 #        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
-# Logs go to $OUT (or ./gpu-logs); the last lines printed are the summary.
+# Logs go to $OUT (or ./gpu-logs), packed into logs.tgz with PACK=1; the last lines printed
+# are the summary.
 set -uo pipefail
 KEVAL=${KEVAL:-build/keval}
 LOG=${OUT:-gpu-logs}
@@ -91,3 +92,7 @@ PY
   tail -n 25 "$LOG/$step.txt" 2>/dev/null
 done
 printf '%s\n' "${summary[@]}"
+# PACK=1: every log in one logs.tgz (a device call brings back only a few files from $OUT)
+if [ -n "${PACK:-}" ]; then
+  tar czf /tmp/gpu-logs.tgz -C "$LOG" . && find "$LOG" -mindepth 1 -delete && mv /tmp/gpu-logs.tgz "$LOG/logs.tgz"
+fi
