@@ -31,6 +31,8 @@ for step in $steps; do
           cp /tmp/kv-suite-correct/results.jsonl "$LOG/suite-correct-results.jsonl" 2>/dev/null ;;
     suite) $T $KEVAL validate --suite suites/keval ${TASKS:+--tasks "$TASKS"} --device cuda --jobs "$JOBS" --out /tmp/kv-suite --status "$LOG/STATUS.md" > "$LOG/suite.txt" 2>&1; rc=$?
           cp /tmp/kv-suite/results.jsonl "$LOG/suite-results.jsonl" 2>/dev/null; cp /tmp/kv-suite/summary.json "$LOG/suite-summary.json" 2>/dev/null
+          # cut short: a STATUS.md of what it judged
+          [ -s "$LOG/STATUS.md" ] || $KEVAL validate --suite suites/keval --status "$LOG/STATUS.md" --from "$LOG/suite-results.jsonl" >> "$LOG/suite.txt" 2>&1
           $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-suite/results.jsonl >> "$LOG/suite.txt" 2>&1 ;;
     demo) $T $KEVAL run --suite suites/keval --submissions examples/submissions.jsonl --out /tmp/kv-demo --device cuda --jobs "$JOBS" > "$LOG/demo.txt" 2>&1; rc=$?
           cp /tmp/kv-demo/results.jsonl "$LOG/demo-results.jsonl" 2>/dev/null; cp /tmp/kv-demo/summary.json "$LOG/demo-summary.json" 2>/dev/null
