@@ -48,11 +48,12 @@ pathlib.Path("/tmp/kv-san-subs/subs.jsonl").write_text("".join(json.dumps(r) + "
 PY
           cat /tmp/kv-san/logs/memcheck-*.log >> "$LOG/sanitize.txt" 2>/dev/null ;;
     peers) P=${PEERS:-.device/peers}  # exported peer checkouts (never committed)
-          { for suite in tritonbench-g:$P/TritonBench tritonbench-t:$P/TritonBench:any-code; do
-              echo "== validate $suite"; $T $KEVAL validate --suite "$suite" --device cuda --no-timing --jobs "$JOBS" --out "/tmp/kv-${suite%%:*}" | tail -n 40
-            done
-            for peer in kernelbench:KernelBench kernelbenchx:KernelBenchX; do
-              echo "== selfcheck ${peer%%:*}"; PYTHONPATH=runner $T $KEVAL_PYTHON -m keval_runner.adapters "${peer%%:*}" selfcheck --source "$P/${peer#*:}" --all-cases --device cuda | tail -n 40
+          # each peer's own references as submissions of their tasks (issue 6); PyTorch ones under any-code
+          { for suite in tritonbench-g:$P/TritonBench tritonbench-t:$P/TritonBench:any-code \
+                         kernelbench:$P/KernelBench:1,2,any-code kernelbenchx:$P/KernelBenchX:any-code; do
+              name=${suite%%:*}; echo "== validate $suite"
+              $T $KEVAL validate --suite "$suite" --device cuda --no-timing --jobs "$JOBS" --out "/tmp/kv-$name" | tail -n 40
+              cp "/tmp/kv-$name/results.jsonl" "$LOG/peers-$name-results.jsonl" 2>/dev/null
             done; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
     kernelbench-refs) P=${PEERS:-.device/peers}; mkdir -p /tmp/kv-kb
           # 20 level-1 and 10 level-2 problems: the reference as ModelNew (expect pass under
@@ -75,7 +76,7 @@ PY
           { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
               kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")
               echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
-              $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$out/judges.json" --device cuda | tail -n 20
+              $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$out/judges.json" --device cuda --jobs "$JOBS" | tail -n 20
             done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_KEEP=1 $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
           # the verdicts so far, also when the step was cut (results.jsonl grows as they come)

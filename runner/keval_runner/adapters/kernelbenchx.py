@@ -211,7 +211,7 @@ def _same_values(a, b) -> bool:
     return bool(((a == b) | ((a != a) & (b != b))).all())
 
 
-def adapt_suite(source: str, out: str, categories=None) -> dict:
+def adapt_suite(source: str, out: str, categories=None, require_kernel: bool = True) -> dict:
     checkout = Checkout(source)
     stems = checkout.stems()
     if categories:
@@ -224,7 +224,8 @@ def adapt_suite(source: str, out: str, categories=None) -> dict:
     inputs = [os.path.join(checkout.root, METADATA)] + [p for p in (checkout.perf_utils, checkout.data_utils) if os.path.exists(p)]
     for entry in stems.values():
         inputs += checkout.task_files(entry)
-    digest = kb_common.file_digest(own + inputs, f"{ADAPTER_VERSION}\n{sorted(categories or [])}\n{sys.version}\n")
+    digest = kb_common.file_digest(own + inputs, f"{ADAPTER_VERSION}\n{sorted(categories or [])}\n{require_kernel}\n"
+                                                  f"{sys.version}\n")
     writer = kb_common.SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:
         with open(os.path.join(writer.out, "ADAPTED.json"), encoding="utf-8") as f:
@@ -245,7 +246,7 @@ def adapt_suite(source: str, out: str, categories=None) -> dict:
     report["orphan_files"].sort()
     try:
         for stem, entry in sorted(stems.items(), key=lambda kv: kv[1]["file"]):
-            why = write_task(writer, checkout, stem, entry, runtime, runtime_module, report)
+            why = write_task(writer, checkout, stem, entry, runtime, runtime_module, report, require_kernel)
             if why:
                 report["skipped"][entry["file"]] = why
                 shutil_rmtree(os.path.join(writer.building, stem))
@@ -266,7 +267,7 @@ def shutil_rmtree(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
-def write_task(writer, checkout, stem, entry, runtime, runtime_module, report):
+def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, require_kernel=True):
     """Writes one task folder; returns why it was skipped, or None."""
     if not re.fullmatch(r"[A-Za-z_]\w*", stem):
         return f"file name {stem!r} is not a Python identifier (the entry must be named after it)"
@@ -314,7 +315,7 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report):
         "difficulty": max(1, min(5, int(entry.get("difficulty") or 3))), "entry": stem,
         "signature": signature_text(entry, function),
         "instruction": instruction(entry, stem, function, atol, rtol), "dtypes": [dtype],
-        "inplace": bool(inplace), "flops": "flop_count", "bytes": "bytes_moved",
+        "inplace": bool(inplace), "require_kernel": require_kernel, "flops": "flop_count", "bytes": "bytes_moved",
         "source": f"KernelBenchX data/kernelbenchx/{entry['file']}", "notes": "; ".join(notes),
     }
     all_cases = [{"name": "tests", "small": True, "params": {"bytes_moved": 0, "flop_count": 0}}] + cases
@@ -323,7 +324,8 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report):
     suffix = suffix_text(root, runtime_path, category, stem, function)
     writer.write(stem, "submission_suffix.py", suffix)
     writer.write(stem, "golden.py", "# Golden of a KernelBenchX task: its reference implementation (PyTorch: "
-                 "`keval validate` reports no_kernel; use `selfcheck`).\n" + impl.rstrip() + "\n\n\n" + suffix)
+                 "`keval validate` reports no_kernel unless the suite spec ends in any-code).\n"
+                 + impl.rstrip() + "\n\n\n" + suffix)
     return None
 
 
@@ -450,18 +452,22 @@ def write_submissions(source: str, out: str, suite: str = None) -> dict:
 # Command line
 
 
-def _categories(text: str):
-    return [c.strip() for c in (text or "").split(",") if c.strip()] or None
+def split_select(text: str):
+    """`Activation,Math,any-code` -> (categories or None, require_kernel): `any-code` lets any
+    code pass (PyTorch included), e.g. to judge KernelBenchX's own PyTorch references."""
+    parts = [c.strip() for c in (text or "").split(",") if c.strip()]
+    return [c for c in parts if c != "any-code"] or None, "any-code" not in parts
 
 
 def _suite_args(p):
     p.add_argument("--source", required=True, help="KernelBenchX checkout")
     p.add_argument("--out", required=True)
-    p.add_argument("--select", default="", help="categories, e.g. Activation,Math (default: all)")
+    p.add_argument("--select", default="", help="categories, e.g. Activation,Math (default: all), and any-code "
+                   "(require_kernel = false)")
 
 
 def _suite(args):
-    report = adapt_suite(args.source, args.out, _categories(args.select))
+    report = adapt_suite(args.source, args.out, *split_select(args.select))
     for file, why in sorted(report["skipped"].items()):
         print(f"kernelbenchx: skipped {file}: {why}", file=sys.stderr)
     print(f"kernelbenchx: {len(report['tasks'])} tasks in {args.out} ({len(report['skipped'])} skipped, "
@@ -485,7 +491,7 @@ def _submissions(args):
 
 def _selfcheck(args):
     return kb_common.run_selfcheck(args, "keval-kernelbenchx-",
-                                   lambda out: adapt_suite(args.source, out, _categories(args.select)))
+                                   lambda out: adapt_suite(args.source, out, *split_select(args.select)))
 
 
 def _judges_args(p):

@@ -118,3 +118,15 @@ def test_flatten_compares_what_kernelbenchx_compares():
 
     out = rt.flatten({"b": [torch.ones(2), 3], "a": (1.5, None, True, "x")})
     assert [t.dtype for t in out] == [torch.float64, torch.bool, torch.bool, torch.uint8, torch.float32, torch.int64]
+
+
+def test_any_code_validates_kernelbenchx_references_as_submissions(env, shared):
+    """`kernelbenchx:PATH:any-code`: the PyTorch references (the goldens) pass `keval validate`,
+    where without it they are no_kernel; a category narrows the suite beside it."""
+    out = os.path.join(shared, "validate_any_code")
+    proc = keval(env, "validate", "--suite", f"kernelbenchx:{CHECKOUT}:any-code", "--device", "cpu",
+                 "--no-timing", "--out", out)
+    assert "every golden kernel passes (3 tasks" in proc.stdout
+    strict = keval(env, "validate", "--suite", f"kernelbenchx:{CHECKOUT}:Activation", "--device", "cpu",
+                   "--no-timing", "--out", os.path.join(shared, "validate_strict"), check=False)
+    assert strict.returncode == 1 and "no_kernel" in strict.stdout and "Momentum" not in strict.stdout
