@@ -15,6 +15,10 @@ void add_validate_command(CLI::App& app, CommandAction& action);
 void add_golden_command(CLI::App& app, CommandAction& action);
 void add_compare_judges_command(CLI::App& app, CommandAction& action);
 
+// --python also for what runs before the run's own runner (a peer suite's adapter): it becomes
+// KEVAL_PYTHON for this process and its children. Nothing when empty.
+void use_python(const std::string& python);
+
 // The goldens of the selected tasks, as submissions of their own tasks.
 std::vector<struct Submission> golden_submissions(const class Suite& suite, const std::string& glob);
 

@@ -30,7 +30,7 @@ void add_compare_judges_command(CLI::App& app, CommandAction& action) {
       auto peer_submissions = parse_peer_spec(*submissions);
       if (!peer_suite) throw std::runtime_error("--suite " + *suite + ": expected KIND:PATH (tritonbench-g, tritonbench-t, kernelbenchx, kernelbench)");
       if (!peer_submissions) throw std::runtime_error("--submissions " + *submissions + ": expected KIND:FILE");
-      if (!python->empty()) ::setenv("KEVAL_PYTHON", python->c_str(), 1);
+      use_python(*python);
       compare_peer_judges(*peer_submissions, *peer_suite, *options);
       std::cout << "wrote " << options->report.string() << "\n";
       return 0;

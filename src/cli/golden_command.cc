@@ -25,6 +25,7 @@ void add_golden_command(CLI::App& app, CommandAction& action) {
   record->add_option("--python", options->python, "Python interpreter for the runner");
   record->callback([=, &action] {
     action = [=] {
+      use_python(options->python);
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       RunOptions run = *options;
       if (run.out.empty()) run.out = std::filesystem::temp_directory_path() / ("keval-golden-" + std::to_string(::getpid()));

@@ -50,6 +50,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   cmd->callback([=, &action] {
     action = [=] {
+      use_python(options->python);
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       // A peer's submission file (KIND:PATH) is converted to native JSONL first.
       std::filesystem::path submissions_path = *submissions;

@@ -51,6 +51,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
                   "with --from: a summary.json of one of those runs, for the GPU, versions and ceilings");
   cmd->callback([=, &action] {
     action = [=] {
+      use_python(options->python);
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       std::cout << suite.tasks().size() << " task files are valid\n";
       if (*no_run) return 0;

@@ -130,3 +130,19 @@ def test_any_code_validates_kernelbenchx_references_as_submissions(env, shared):
     strict = keval(env, "validate", "--suite", f"kernelbenchx:{CHECKOUT}:Activation", "--device", "cpu",
                    "--no-timing", "--out", os.path.join(shared, "validate_strict"), check=False)
     assert strict.returncode == 1 and "no_kernel" in strict.stdout and "Momentum" not in strict.stdout
+
+
+def test_the_python_flag_also_runs_the_peer_adapter(env, tmp_path):
+    """`--python` is the interpreter of everything keval starts, the adapter that turns the peer's
+    checkout into tasks included (not only KEVAL_PYTHON): here `python3` on PATH cannot run it."""
+    from kb_harness import PYTHON
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "python3").write_text("#!/bin/sh\necho 'not the python keval was given' >&2\nexit 3\n")
+    (fake / "python3").chmod(0o755)
+    bare = dict(env, PATH=f"{fake}:{env.get('PATH', '')}", KEVAL_CACHE_DIR=str(tmp_path / "cache"))
+    bare.pop("KEVAL_PYTHON")
+    args = ["validate", "--files-only", "--suite", f"kernelbenchx:{CHECKOUT}"]
+    assert "not the python keval was given" in keval(bare, *args, check=False).stderr
+    assert "3 task files are valid" in keval(bare, *args, "--python", PYTHON).stdout
