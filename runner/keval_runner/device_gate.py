@@ -37,13 +37,25 @@ def reset() -> None:
     _idle = None
 
 
+def _finish_gpu_work(device) -> None:
+    """Nothing of ours may still run once the share is given back."""
+    if device is not None and device.type == "cuda":
+        import torch
+        torch.cuda.synchronize()
+
+
+def _wait_for(signal: str, phase_name: str) -> None:
+    """Until the controller creates `signal`; the wait counts as `phase_name` in the phases."""
+    with phase(phase_name):
+        while not os.path.exists(signal):
+            time.sleep(POLL_S)
+
+
 def begin_idle(request: dict, writer, device=None) -> None:
     global _idle
     if _idle is not None or not request.get("device_hold"):
         return
-    if device is not None and device.type == "cuda":
-        import torch
-        torch.cuda.synchronize()  # nothing of ours may still run once the share is given back
+    _finish_gpu_work(device)
     writer.send("device_idle")
     _idle = (request, writer)
 
@@ -58,9 +70,7 @@ def end_idle() -> None:
     signal = os.path.join(request["work_dir"], f"device-busy-{_busy}")
     _busy += 1
     writer.send("device_busy")
-    with phase("busy_wait"):
-        while not os.path.exists(signal):
-            time.sleep(POLL_S)
+    _wait_for(signal, "busy_wait")
 
 
 @contextlib.contextmanager
@@ -77,15 +87,11 @@ def pause_point(request: dict, writer, device=None) -> None:
     hold = request.get("device_hold")
     if not hold or not os.path.exists(hold):
         return
-    if device is not None and device.type == "cuda":
-        import torch
-        torch.cuda.synchronize()  # nothing of ours may still run once the share is given back
+    _finish_gpu_work(device)
     signal = os.path.join(request["work_dir"], f"device-resume-{_resumed}")
     _resumed += 1
     writer.send("device_paused")
-    with phase("pause_wait"):
-        while not os.path.exists(signal):
-            time.sleep(POLL_S)
+    _wait_for(signal, "pause_wait")
 
 
 @contextlib.contextmanager
@@ -97,9 +103,7 @@ def alone(request: dict, writer):
     signal = os.path.join(request["work_dir"], f"device-alone-{_granted}")
     _granted += 1
     writer.send("device_alone")
-    with phase("gate_wait"):  # in the job's phase seconds: how long others held the device
-        while not os.path.exists(signal):
-            time.sleep(POLL_S)
+    _wait_for(signal, "gate_wait")  # how long others held the device
     try:
         yield
     finally:

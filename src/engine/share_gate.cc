@@ -30,11 +30,8 @@ void ShareGate::hand_over() {
   holding_ = false;  // DeviceLease::upgrade turns it into the device alone
 }
 
-void ShareGate::signal(const std::string& name) {
-  const auto file = work_dir_ / name;
-  if (!std::ofstream(file)) {  // the job would wait for it until its deadline
-    throw HarnessError("cannot create " + file.string() + " (a waiting job's go-ahead)");
-  }
+void create_go_ahead(const std::filesystem::path& file) {
+  if (!std::ofstream(file)) throw HarnessError("cannot create " + file.string() + " (a waiting job's go-ahead)");
 }
 
 void ShareGate::on_message(const nlohmann::json& message) {
@@ -46,7 +43,7 @@ void ShareGate::on_message(const nlohmann::json& message) {
       holding_ = false;
     }
     hold();
-    signal("device-resume-" + std::to_string(pauses_++));
+    create_go_ahead(work_dir_ / ("device-resume-" + std::to_string(pauses_++)));
   } else if (type == "device_idle") {
     if (holding_) {
       lease_.unlock_shared();
@@ -54,7 +51,7 @@ void ShareGate::on_message(const nlohmann::json& message) {
     }
   } else if (type == "device_busy") {
     hold();
-    signal("device-busy-" + std::to_string(busy_++));
+    create_go_ahead(work_dir_ / ("device-busy-" + std::to_string(busy_++)));
   }
 }
 

@@ -22,6 +22,10 @@
 
 namespace keval {
 
+// Creates the file a waiting job polls for (its go-ahead); a HarnessError if it cannot, since
+// the job would otherwise wait until its deadline.
+void create_go_ahead(const std::filesystem::path& file);
+
 class ShareGate {
  public:
   ShareGate(DeviceLease& lease, std::filesystem::path work_dir);  // waits for a share
@@ -42,7 +46,6 @@ class ShareGate {
 
  private:
   void hold();  // a share, waiting for it if need be
-  void signal(const std::string& name);
 
   DeviceLease& lease_;
   std::filesystem::path work_dir_;

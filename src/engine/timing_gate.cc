@@ -1,9 +1,5 @@
 #include "engine/timing_gate.h"
 
-#include <fstream>
-
-#include "engine/runner_process.h"
-
 namespace keval {
 
 using Clock = std::chrono::steady_clock;
@@ -24,10 +20,7 @@ void TimingGate::on_message(const nlohmann::json& message) {
     alone_ = true;
     lease_.upgrade();
     share_.add_wait(Clock::now() - asked);
-    const auto signal = work_dir_ / ("device-alone-" + std::to_string(granted_++));
-    if (!std::ofstream(signal)) {  // the job would wait for it until its deadline
-      throw HarnessError("cannot create " + signal.string() + " (the timing job's go-ahead)");
-    }
+    create_go_ahead(work_dir_ / ("device-alone-" + std::to_string(granted_++)));
   } else if (type == "device_shared" && alone_) {
     lease_.downgrade();
     alone_ = false;

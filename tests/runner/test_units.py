@@ -18,6 +18,14 @@ from keval_runner.timing import relative_stdev, stop_reason
 from runner_harness import TASK_DIR, candidate_file
 
 
+def recording_writer(sent: list):
+    """A message writer class whose instances append each message's type to `sent`."""
+    class Writer:
+        def send(self, kind, **fields):
+            sent.append(kind)
+    return Writer
+
+
 def test_non_finite_floats_become_strings():
     assert json_safe({"a": float("nan"), "b": (float("inf"), -float("inf"), 1.5)}) == {
         "a": "nan", "b": ["inf", "-inf", 1.5]}
@@ -242,9 +250,7 @@ def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_al
 
     sent = []
 
-    class Writer:
-        def send(self, type_, **fields):
-            sent.append(type_)
+    Writer = recording_writer(sent)
 
     device_gate.reset()
     request = {"device_gate": True, "work_dir": str(tmp_path)}
@@ -332,9 +338,7 @@ def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_res
     device_gate.reset()
     sent = []
 
-    class Writer:
-        def send(self, kind, **fields):
-            sent.append(kind)
+    Writer = recording_writer(sent)
 
     hold = tmp_path / "device-hold-0"
     request = {"work_dir": str(tmp_path), "device_hold": str(hold)}
@@ -382,9 +386,7 @@ def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_pa
     device_gate.reset()
     sent = []
 
-    class Writer:
-        def send(self, kind, **fields):
-            sent.append(kind)
+    Writer = recording_writer(sent)
 
     request = {"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}
     (tmp_path / "device-busy-0").touch()  # the controller's go-ahead, given in advance
@@ -406,9 +408,7 @@ def test_tritons_compile_hooks_open_and_close_an_idle_stretch_and_a_launch_close
     device_gate.reset()
     sent = []
 
-    class Writer:
-        def send(self, kind, **fields):
-            sent.append(kind)
+    Writer = recording_writer(sent)
 
     request = {"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}
     for k in range(2):
