@@ -2,10 +2,19 @@
 session 4): one elementwise kernel (relu, float32, the suite's 16384x8192 case) in variants of
 its launch (block size, warps, 32- or 64-bit offsets) beside torch.relu, and the float32 ->
 bfloat16 cast with the conversion instruction beside the golden's bit-pattern rounding and
-torch's. Cold L2 before each sample (triton.testing.do_bench). CUDA only.
+torch's. Cold L2 before each sample (triton.testing.do_bench). Then the suite's relu golden
+and torch.relu under keval's own timing loop, with and without the launch cover (the host's
+launch latency inside the sample or not). CUDA only.
 
     python bench/elementwise_tuning.py
 """
+import importlib.util
+import pathlib
+import statistics
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "runner"))
+
 import torch
 import triton
 import triton.language as tl
@@ -34,10 +43,41 @@ def ms(fn) -> float:
     return do_bench(fn, warmup=25, rep=200)
 
 
+def keval_ms(fn, cover) -> float:
+    """Median of keval's samples of fn (cold L2, events), with or without the launch cover."""
+    from keval_runner.interleaved_timing import Contender, measure_interleaved
+    from keval_runner.launch_cover import LaunchCover
+
+    settings = {"warmup": 3, "min_samples": 20, "max_samples": 200, "max_seconds": 1.0, "min_seconds": 0.3}
+    contender = Contender("x", lambda k: fn)
+    opened = LaunchCover.open(torch.device("cuda"), settings) if cover else None
+    if cover and opened is None:
+        raise SystemExit("the launch cover did not open")
+    measure_interleaved([contender], torch.device("cuda"), settings, cover=opened)
+    return statistics.median(contender.samples)
+
+
+def golden(task: str):
+    path = pathlib.Path(__file__).resolve().parents[1] / "suites" / "keval" / task / "golden.py"
+    spec = importlib.util.spec_from_file_location(f"golden_{task}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, task)
+
+
+def keval_method(x) -> None:
+    relu = golden("relu")
+    for cover in (False, True):
+        ours, eager = keval_ms(lambda: relu(x), cover), keval_ms(lambda: torch.relu(x), cover)
+        print(f"keval timing {'with' if cover else 'without'} the launch cover: relu golden {ours:.4f} ms, "
+              f"torch.relu {eager:.4f} ms: golden {eager / ours:.2f}x eager")
+
+
 def main() -> None:
     x = torch.randn(16384, 8192, device="cuda")
     out = torch.empty_like(x)
     n = x.numel()
+    keval_method(x)
     gbytes = 2 * x.numel() * x.element_size() / 1e9
     eager = ms(lambda: torch.relu(x))
     print(f"relu float32 {tuple(x.shape)}: torch.relu {eager:.4f} ms ({gbytes / eager:.0f} GB/s)")

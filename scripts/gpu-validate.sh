@@ -83,7 +83,7 @@ PY
           runs=$(ls -td /tmp/keval-hostile-runs-*/ 2>/dev/null | head -n 1)
           cp "${runs}out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
-    runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
+    runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
     repeatability) $T $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;

@@ -3,13 +3,18 @@
 Alternating each sample keeps clock, thermal and background drift alike on both sides of a
 speedup. Each contender has its own input rotation and its own stopping rule (timing.py's);
 the loop runs until every contender has stopped. CUDA samples: L2 flush and input rotation
-outside the timed region (finished before the sample starts), CUDA events around one call, host time to a device-wide synchronize
-beside it. CPU samples: wall-clock.
+outside the timed region (finished before the sample starts), then a launch cover (launch_cover.py:
+the start event waits behind it while the host enqueues the call, so the host's launch latency
+stays out of the sample), CUDA events around one call, host time to a device-wide synchronize
+beside it (less the cover). CPU samples: wall-clock.
 """
+
+import statistics
 
 import torch
 
 from .l2_persistence import L2Persistence
+from .launch_cover import LaunchCover
 from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
@@ -27,6 +32,7 @@ class Contender:
         self.reason = None
         self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
         self.l2_persisting_bytes = 0  # largest persisting-L2 limit found before its samples
+        self.cover_ms = []  # per sample: the launch cover's length (none without a cover)
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -35,17 +41,21 @@ class Contender:
 
 
 def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open",
-                        l2="open") -> None:
+                        l2="open", cover="open") -> None:
     """Fills each contender's samples, host_samples and reason. `clock` reads the SM clock
     after each sample (default: NVML on CUDA, none on the CPU); a sample taken under 75% of the
     default SM clock is discarded. `l2` resets persisting L2 before each CUDA sample (default:
     the driver's, l2_persistence.py); the limit it finds is charged to the contender whose call
-    came last (the one that could have raised it)."""
+    came last (the one that could have raised it). `cover` runs before each CUDA sample's start
+    event (default: a LaunchCover of settings' `launch_cover_us`; None: the start event fires on
+    an idle GPU and the sample includes the launch latency)."""
     cuda = device.type == "cuda"
     if clock == "open":
         clock = SmClock.open(device) if cuda else None
     if l2 == "open":
         l2 = L2Persistence.open() if cuda else None
+    if cover == "open":
+        cover = LaunchCover.open(device, settings) if cuda else None
     last = None  # the contender whose call ran last
 
     def charge(contender) -> None:
@@ -73,11 +83,16 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
                 # (a 512 MiB copy takes 0.25 ms) are queued work that is not the call's.
                 _synchronize(device)
                 host_start = _clock()
+                if cover is not None:
+                    cover.start()
                 start_event.record()
                 output = call()
                 end_event.record()
                 _synchronize()  # every stream: work hidden from the events shows here
                 host_ms = (_clock() - host_start) * 1e3
+                if cover is not None:
+                    contender.cover_ms.append(cover.elapsed_ms(start_event))
+                    host_ms -= contender.cover_ms[-1]
                 event_ms = start_event.elapsed_time(end_event)
             else:
                 start = _clock()
@@ -106,4 +121,5 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "samples_ms": contender.samples,
             "host_samples_ms": contender.host_samples if cuda else None,
             "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
-            "l2_persisting_bytes": contender.l2_persisting_bytes}
+            "l2_persisting_bytes": contender.l2_persisting_bytes,
+            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0}

@@ -20,6 +20,7 @@ from .compare import as_output_list
 from .errors import describe
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .l2_persistence import L2Persistence
+from .launch_cover import LaunchCover
 from .loading import find_entry, load_module
 from .output_files import plain_copy
 from .phases import phase
@@ -115,7 +116,8 @@ class TimingJob(CandidateJob):
             for index, prepared in enumerate(batch):
                 try:
                     with torch.no_grad():
-                        measure_interleaved(prepared.contenders, self.device, settings, l2=self.l2)
+                        measure_interleaved(prepared.contenders, self.device, settings, l2=self.l2,
+                                            cover=self.cover)
                 except (Exception, SystemExit) as exc:
                     failed.add(index)
                     self.tamper_check("timing", prepared.case, prepared.seed)
@@ -147,6 +149,8 @@ class TimingJob(CandidateJob):
     def run(self) -> None:
         kernel_tracking.install()
         self.l2 = self.open_l2()
+        # compiled before the submission loads (and before the device is held alone)
+        self.cover = LaunchCover.open(self.device, self.request.get("timing") or {})
         with phase("load_baselines"):
             baselines = self.load_baselines()  # before the submission is imported
         with phase("load"):

@@ -1,0 +1,69 @@
+"""A launch cover: the GPU kept busy for a fixed stretch before each timed call's start event.
+
+Without it, a sample starts on an idle GPU: the start event fires at once and the call's first
+kernel only when the host has launched it, so the sample includes the host's launch latency
+(Triton's Python launcher takes tens of µs, eager PyTorch's a few): a 300 µs kernel measured
+5-15% slow, and against eager PyTorch unfairly so. With the cover, the start event waits
+behind a spin kernel long enough for the host to enqueue the call, so the sample starts with
+the call's first kernel, as in a busy stream.
+
+The spin kernel fills every thread slot of every SM (all its blocks resident at once), so no
+other stream's kernel can run beside it: work a submission hides on a side stream starts after
+the cover, inside the host-time window, and the host/event cross-check still sees it.
+The cover's own length (an event before it to the start event) is taken off the host time.
+"""
+
+import torch
+
+_Event = torch.cuda.Event
+
+DEFAULT_COVER_US = 200
+_THREADS_PER_BLOCK = 1024
+
+
+def _spin_kernel():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def _keval_launch_cover(duration_ns):
+        start = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64,
+                                          is_pure=False, pack=1)
+        now = start
+        while now - start < duration_ns:
+            now = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64,
+                                            is_pure=False, pack=1)
+
+    return _keval_launch_cover
+
+
+class LaunchCover:
+    def __init__(self, kernel, blocks: int, duration_ns: int):
+        self._kernel, self._blocks, self._duration_ns = kernel, blocks, duration_ns
+        self._begin = _Event(enable_timing=True)
+
+    @classmethod
+    def open(cls, device: torch.device, settings: dict):
+        """A compiled cover for `device`, or None (cover off, or it cannot run here)."""
+        cover_us = float(settings.get("launch_cover_us", DEFAULT_COVER_US))
+        if device.type != "cuda" or cover_us <= 0:
+            return None
+        try:
+            props = torch.cuda.get_device_properties(device)
+            per_sm = int(getattr(props, "max_threads_per_multi_processor", 2048) or 2048)
+            blocks = props.multi_processor_count * max(1, per_sm // _THREADS_PER_BLOCK)
+            cover = cls(_spin_kernel(), blocks, int(cover_us * 1000))
+            cover.start()  # compiles it
+            torch.cuda.synchronize(device)
+            return cover
+        except Exception:
+            return None
+
+    def start(self) -> None:
+        """Queues the cover on the current stream (an event first, to time it)."""
+        self._begin.record()
+        self._kernel[(self._blocks,)](self._duration_ns, num_warps=_THREADS_PER_BLOCK // 32)
+
+    def elapsed_ms(self, start_event) -> float:
+        """From the cover's start to `start_event` (recorded right after it); after a sync."""
+        return self._begin.elapsed_time(start_event)

@@ -1,0 +1,69 @@
+"""The launch cover on a real GPU (skipped without one): host latency before a call's first
+kernel stays out of the sample, and work hidden on a side stream still shows in host time."""
+
+import time
+
+import pytest
+import torch
+
+from keval_runner.interleaved_timing import Contender, measure_interleaved
+from keval_runner.launch_cover import LaunchCover
+
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+
+SETTINGS = {"warmup": 2, "min_samples": 10, "max_samples": 10, "max_seconds": 2.0}
+DEVICE = torch.device("cuda")
+
+
+def _slow_host_call():
+    """0.1 ms of host work, then one tiny kernel: the host latency a Triton launch can have."""
+    x = torch.ones(1024, device=DEVICE)
+
+    def call():
+        until = time.perf_counter() + 100e-6
+        while time.perf_counter() < until:
+            pass
+        return x + 1
+
+    return call
+
+
+def _median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def _measure(call, cover):
+    contender = Contender("candidate", lambda k: call)
+    measure_interleaved([contender], DEVICE, SETTINGS, clock=None, l2=None, cover=cover)
+    return contender
+
+
+def test_cover_compiles_and_has_its_length():
+    cover = LaunchCover.open(DEVICE, {"launch_cover_us": 200})
+    assert cover is not None, "the spin kernel did not compile or run"
+    contender = _measure(_slow_host_call(), cover)
+    assert 0.19 < _median(contender.cover_ms) < 0.5
+
+
+def test_host_latency_stays_out_of_covered_samples():
+    call = _slow_host_call()
+    bare = _measure(call, None)
+    covered = _measure(call, LaunchCover.open(DEVICE, {"launch_cover_us": 200}))
+    assert _median(bare.samples) > 0.09  # the idle GPU waited for the host
+    assert _median(covered.samples) < 0.05
+    # the host time, less the cover, still holds the host's latency
+    assert _median(covered.host_samples) > 0.09
+
+
+def test_side_stream_work_cannot_hide_under_the_cover():
+    side = torch.cuda.Stream()
+    out = torch.empty(1, device=DEVICE)
+
+    def call():
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(100_000)  # ~50 µs at 2 GHz: shorter than the cover
+        return out
+
+    covered = _measure(call, LaunchCover.open(DEVICE, {"launch_cover_us": 200}))
+    host, event = _median(covered.host_samples), _median(covered.samples)
+    assert host > 0.04 and host > 4 * event, (host, event)
