@@ -63,7 +63,8 @@ def ncu_ms(task):
         raise RuntimeError(f"ncu gave no rows: {proc.stderr[-500:]}")
     header, data = rows[0], rows[1:]
     unit_col, value_col = header.index("Metric Unit"), header.index("Metric Value")
-    scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}
+    scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3,
+             "ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
     return sum(float(r[value_col].replace(",", "")) * scale[r[unit_col]] for r in data)
 
 

@@ -38,6 +38,8 @@ def _spin_kernel():
 
 
 class LaunchCover:
+    failure = None  # why the last open() gave None (for diagnostics and tests)
+
     def __init__(self, kernel, blocks: int, duration_ns: int):
         self._kernel, self._blocks, self._duration_ns = kernel, blocks, duration_ns
         self._begin = _Event(enable_timing=True)
@@ -47,6 +49,7 @@ class LaunchCover:
         """A compiled cover for `device`, or None (cover off, or it cannot run here)."""
         cover_us = float(settings.get("launch_cover_us", DEFAULT_COVER_US))
         if device.type != "cuda" or cover_us <= 0:
+            cls.failure = "off"
             return None
         try:
             props = torch.cuda.get_device_properties(device)
@@ -55,8 +58,10 @@ class LaunchCover:
             cover = cls(_spin_kernel(), blocks, int(cover_us * 1000))
             cover.start()  # compiles it
             torch.cuda.synchronize(device)
+            cls.failure = None
             return cover
-        except Exception:
+        except Exception as exc:
+            cls.failure = f"{type(exc).__name__}: {exc}"
             return None
 
     def start(self) -> None:

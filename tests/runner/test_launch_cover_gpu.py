@@ -15,6 +15,18 @@ SETTINGS = {"warmup": 2, "min_samples": 10, "max_samples": 10, "max_seconds": 2.
 DEVICE = torch.device("cuda")
 
 
+@pytest.fixture(autouse=True)
+def compiled_for_the_gpu(monkeypatch):
+    """The runner tests' harness sets TRITON_INTERPRET=1 for the CPU tests; the cover must compile."""
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+
+
+def _cover():
+    cover = LaunchCover.open(DEVICE, {"launch_cover_us": 200})
+    assert cover is not None, LaunchCover.failure
+    return cover
+
+
 def _slow_host_call():
     """0.1 ms of host work, then one tiny kernel: the host latency a Triton launch can have."""
     x = torch.ones(1024, device=DEVICE)
@@ -39,16 +51,14 @@ def _measure(call, cover):
 
 
 def test_cover_compiles_and_has_its_length():
-    cover = LaunchCover.open(DEVICE, {"launch_cover_us": 200})
-    assert cover is not None, "the spin kernel did not compile or run"
-    contender = _measure(_slow_host_call(), cover)
+    contender = _measure(_slow_host_call(), _cover())
     assert 0.19 < _median(contender.cover_ms) < 0.5
 
 
 def test_host_latency_stays_out_of_covered_samples():
     call = _slow_host_call()
     bare = _measure(call, None)
-    covered = _measure(call, LaunchCover.open(DEVICE, {"launch_cover_us": 200}))
+    covered = _measure(call, _cover())
     assert _median(bare.samples) > 0.09  # the idle GPU waited for the host
     assert _median(covered.samples) < 0.05
     # the host time, less the cover, still holds the host's latency
@@ -64,6 +74,6 @@ def test_side_stream_work_cannot_hide_under_the_cover():
             torch.cuda._sleep(100_000)  # ~50 µs at 2 GHz: shorter than the cover
         return out
 
-    covered = _measure(call, LaunchCover.open(DEVICE, {"launch_cover_us": 200}))
+    covered = _measure(call, _cover())
     host, event = _median(covered.host_samples), _median(covered.samples)
     assert host > 0.04 and host > 4 * event, (host, event)
