@@ -14,6 +14,8 @@ export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpat
 # Each step is cut at STEP_TIMEOUT seconds, so one slow step cannot take a whole device call.
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 JOBS=${JOBS:-2}  # worker slots per GPU for core, suite and demo
+# THROUGHPUT_ARGS, REPEAT_ARGS, NCU_ARGS: arguments of those benches (e.g. "--tasks a,b");
+# THROUGHPUT_JOBS: slots per GPU for the throughput bench (default $JOBS)
 # TASKS=a,b: the suite step validates only these (a STATUS.md from several runs:
 # keval validate --status FILE --from RESULTS --from RESULTS2 ...)
 T="timeout -k 5 $STEP_TIMEOUT"
@@ -85,9 +87,9 @@ PY
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
-    throughput) $T $KEVAL_PYTHON bench/throughput.py --copies 1 --device cuda --jobs "$JOBS" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
-    repeatability) $T $KEVAL_PYTHON bench/repeatability.py --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
-    ncu) $T $KEVAL_PYTHON bench/ncu_agreement.py > "$LOG/ncu.txt" 2>&1; rc=$? ;;
+    throughput) $T $KEVAL_PYTHON bench/throughput.py ${THROUGHPUT_ARGS:---copies 1} --device cuda --jobs "${THROUGHPUT_JOBS:-$JOBS}" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
+    repeatability) $T $KEVAL_PYTHON bench/repeatability.py ${REPEAT_ARGS:-} --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;
+    ncu) $T $KEVAL_PYTHON bench/ncu_agreement.py ${NCU_ARGS:-} > "$LOG/ncu.txt" 2>&1; rc=$? ;;
     elementwise-tuning) $T $KEVAL_PYTHON bench/elementwise_tuning.py > "$LOG/elementwise-tuning.txt" 2>&1; rc=$? ;;
     *) echo "unknown step $step"; rc=2 ;;
   esac

@@ -55,7 +55,14 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
         break;
       } else {
         if (type == "done") outcome.done = true;
-        if (on_message) on_message(*message);
+        if (on_message) {
+          // The hook may block while the job waits for the device (a timing job's upgrade, a
+          // paused job's resume): that wait is another job's time, not this one's, so it moves
+          // the deadline. A job holding the device is bounded by its own deadline.
+          const auto before = std::chrono::steady_clock::now();
+          on_message(*message);
+          if (!outcome.timed_out) deadline += std::chrono::steady_clock::now() - before;
+        }
         outcome.messages.push_back(std::move(*message));
       }
     }

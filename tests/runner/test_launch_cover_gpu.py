@@ -61,8 +61,9 @@ def test_host_latency_stays_out_of_covered_samples():
     covered = _measure(call, _cover())
     assert _median(bare.samples) > 0.09  # the idle GPU waited for the host
     assert _median(covered.samples) < 0.05
-    # the host time, less the cover, still holds the host's latency
-    assert _median(covered.host_samples) > 0.09
+    # the host's latency ran under the cover, so the host time less the cover stays near the
+    # event time: no false side-stream alarm (judge: host > 1.5 x event + 0.05 ms)
+    assert _median(covered.host_samples) < 1.5 * _median(covered.samples) + 0.05
 
 
 def test_side_stream_work_cannot_hide_under_the_cover():

@@ -6,19 +6,24 @@ _MAX_PROGRAMS = 1056  # 8 per SM on an H200 (132 SMs)
 
 
 @triton.jit
-def _amax_partial_kernel(x_ptr, part_ptr, n, num_blocks, BLOCK: tl.constexpr):
-    # persistent programs: program p takes blocks p, p + P, p + 2P, ...; a per-lane running max
-    # (-inf padding), one float32 partial per program. Compare in float32 (exact; the CPU
-    # interpreter cannot compare bfloat16 values)
+def _amax_partial_kernel(x_ptr, part_ptr, n, num_full, BLOCK: tl.constexpr):
+    # persistent programs: program p takes whole blocks p, p + P, p + 2P, ... unmasked (a mask
+    # over an n that is not a multiple of 16 would cost Triton its 16-byte loads), the last
+    # program also the partial tail block; a per-lane running max (-inf padding), one float32
+    # partial per program. Compare in float32 (exact; the CPU interpreter cannot compare
+    # bfloat16 values)
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     acc = tl.full([BLOCK], float("-inf"), tl.float32)
     offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)  # int64: n may exceed 2**31
     step = nprog.to(tl.int64) * BLOCK
-    for _ in range(pid, num_blocks, nprog):
-        x = tl.load(x_ptr + offs, mask=offs < n, other=float("-inf")).to(tl.float32)
-        acc = tl.maximum(acc, x)
+    for _ in range(pid, num_full, nprog):
+        acc = tl.maximum(acc, tl.load(x_ptr + offs).to(tl.float32))
         offs += step
+    if pid == nprog - 1:
+        tail = num_full.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + tail, mask=tail < n, other=float("-inf")).to(tl.float32)
+        acc = tl.maximum(acc, x)
     tl.store(part_ptr + pid, tl.max(acc, axis=0))
 
 
@@ -33,10 +38,10 @@ def amax_all(x):
     x = x.contiguous()
     n = x.numel()
     BLOCK = 4096
-    num_blocks = triton.cdiv(n, BLOCK)
-    programs = min(num_blocks, _MAX_PROGRAMS)
+    num_full = n // BLOCK
+    programs = max(1, min(num_full, _MAX_PROGRAMS))
     part = torch.empty(programs, dtype=torch.float32, device=x.device)
-    _amax_partial_kernel[(programs,)](x, part, n, num_blocks, BLOCK=BLOCK, num_warps=8)
+    _amax_partial_kernel[(programs,)](x, part, n, num_full, BLOCK=BLOCK, num_warps=8)
     out = torch.empty((), dtype=x.dtype, device=x.device)
     _amax_final_kernel[(1,)](part, out, programs, BLOCK=triton.next_power_of_2(programs),
                              num_warps=4)

@@ -31,7 +31,7 @@ def min_middle_dim(x):
     BLOCK_N = min(128, triton.next_power_of_2(N))
     while BLOCK_N > 32 and B * triton.cdiv(N, BLOCK_N) < 264:
         BLOCK_N //= 2
-    BLOCK_M = 4096 // BLOCK_N
+    BLOCK_M = 8192 // BLOCK_N  # 32 KiB of float32 loads in flight per program (16 KiB: 0.93x eager)
     _min_middle_kernel[(B, triton.cdiv(N, BLOCK_N))](x, out, M, N, BLOCK_M=BLOCK_M,
                                                      BLOCK_N=BLOCK_N, num_warps=8)
     return out

@@ -1,0 +1,67 @@
+// WorkerSlot's deadline against a stand-in zygote (a small Python script speaking the runner's
+// JSON lines): time the message hook spends blocked (waiting for the device) is not the job's.
+#include "engine/worker_slot.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+namespace keval {
+namespace {
+
+// A zygote whose one job sends `device_alone`, then works 0.6 s, then exits.
+constexpr const char* kFakeZygote = R"PY(
+import json, sys, time
+print(json.dumps({"type": "ready"}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)["job"]
+    print(json.dumps({"type": "started", "job": job, "pid": -1}), flush=True)
+    print(json.dumps({"type": "device_alone", "job": job}), flush=True)
+    time.sleep(0.6)
+    print(json.dumps({"type": "done", "job": job}), flush=True)
+    print(json.dumps({"type": "exit", "job": job, "code": 0, "signal": None}), flush=True)
+)PY";
+
+class WorkerSlotDeadlineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("keval_slot_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "keval_runner");
+    std::ofstream(dir_ / "keval_runner" / "__init__.py");
+    std::ofstream(dir_ / "keval_runner" / "__main__.py") << kFakeZygote;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  JobOutcome run_with_hook_blocking_for(std::chrono::milliseconds blocked) {
+    RunnerConfig config;
+    config.runner_dir = dir_;
+    WorkerSlot slot(config, nullptr);
+    return slot.run({{"op", "run"}}, std::chrono::milliseconds(1000),
+                    [blocked](const nlohmann::json& message) {
+                      if (message.value("type", "") == "device_alone") std::this_thread::sleep_for(blocked);
+                    });
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(WorkerSlotDeadlineTest, WaitingForTheDeviceDoesNotCountAgainstTheDeadline) {
+  // 1.5 s blocked in the hook (the job works on meanwhile): past the 1 s deadline if it counted
+  JobOutcome outcome = run_with_hook_blocking_for(std::chrono::milliseconds(1500));
+  EXPECT_FALSE(outcome.timed_out);
+  EXPECT_TRUE(outcome.done);
+  EXPECT_GE(outcome.wall_s, 1.5);
+}
+
+TEST_F(WorkerSlotDeadlineTest, TheJobsOwnTimeStillHasItsDeadline) {
+  RunnerConfig config;
+  config.runner_dir = dir_;
+  WorkerSlot slot(config, nullptr);
+  JobOutcome outcome = slot.run({{"op", "run"}}, std::chrono::milliseconds(300), nullptr);
+  EXPECT_TRUE(outcome.timed_out);
+}
+
+}  // namespace
+}  // namespace keval
