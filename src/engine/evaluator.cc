@@ -1,5 +1,9 @@
 #include "engine/evaluator.h"
 
+#include <chrono>
+#include <mutex>
+
+#include "engine/device_memory.h"
 #include "engine/share_gate.h"
 #include "engine/timing_gate.h"
 #include "judge/judge.h"
@@ -38,11 +42,23 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
     if (!lease) return on.run(request, settings.timeout);
-    ShareGate gate(*lease, request["work_dir"].get<std::string>());
-    JobOutcome outcome = on.run(with_hold(request), settings.timeout,
-                                [&gate](const nlohmann::json& message) { gate.on_message(message); });
-    outcome.lease_wait_s = gate.waited_s();
-    return outcome;
+    JobOutcome outcome;
+    {
+      ShareGate gate(*lease, request["work_dir"].get<std::string>());
+      outcome = on.run(with_hold(request), settings.timeout,
+                       [&gate](const nlohmann::json& message) { gate.on_message(message); });
+      outcome.lease_wait_s = gate.waited_s();
+    }
+    if (!ran_out_of_device_memory(outcome)) return outcome;
+    // The other slots' memory may be what ran out: once more with the device alone (no hold
+    // file in the request, so the job never pauses for its own hold).
+    const auto asked = std::chrono::steady_clock::now();
+    std::lock_guard<DeviceLease> alone(*lease);
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    JobOutcome again = on.run(request, settings.timeout);
+    again.lease_wait_s = outcome.lease_wait_s + waited;
+    again.retried_alone = true;
+    return again;
   };
   facts.candidate = shared_run(runner, candidate_request(task, settings, dirs.code_file(), dirs));
   if (facts.candidate.done && has_successful_call(facts.candidate)) {

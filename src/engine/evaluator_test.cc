@@ -37,6 +37,20 @@ class FakeRunner : public JobRunner {
       if (!shared_during_correctness) lease_->unlock();
     }
     JobOutcome out;
+    if (kind == "candidate" && out_of_memory_runs > 0) {
+      --out_of_memory_runs;
+      candidate_hold_files.push_back(request.value("device_hold", ""));
+      candidate_alone.push_back(false);
+      out.exit_code = 3;
+      out.stderr_tail = "keval_runner: no guard bands for c/1: OutOfMemoryError('CUDA out of memory.')";
+      return out;
+    }
+    if (kind == "candidate") {
+      candidate_hold_files.push_back(request.value("device_hold", ""));
+      const bool others_kept_out = !lease_->try_lock_shared();
+      if (!others_kept_out) lease_->unlock_shared();
+      candidate_alone.push_back(others_kept_out);
+    }
     out.done = true;
     out.exit_code = 0;
     if (kind == "candidate") {
@@ -62,6 +76,9 @@ class FakeRunner : public JobRunner {
   bool lease_held_during_timing = false;
   bool shared_during_correctness = false;
   long long over_tolerance = 0;
+  int out_of_memory_runs = 0;                   // candidate runs that fail out of GPU memory first
+  std::vector<std::string> candidate_hold_files;  // device_hold of each candidate run
+  std::vector<bool> candidate_alone;              // whether it ran with the device alone
 
  private:
   DeviceLease* lease_;
@@ -99,6 +116,33 @@ TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
   // every hold was released at the end of the job
   EXPECT_TRUE(lease.try_lock());
   lease.unlock();
+}
+
+TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
+  DeviceLease lease;
+  lease.set_hold_file(dirs.root / "device-hold-0");
+  FakeRunner runner(&lease);
+  runner.out_of_memory_runs = 1;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate", "reference", "timing"}));
+  EXPECT_EQ(runner.candidate_alone, (std::vector<bool>{false, true}));
+  // the second run never pauses for the hold its own lease keeps
+  EXPECT_FALSE(runner.candidate_hold_files[0].empty());
+  EXPECT_TRUE(runner.candidate_hold_files[1].empty());
+  EXPECT_TRUE(facts.candidate.retried_alone);
+  EXPECT_EQ(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
+  EXPECT_TRUE(lease.try_lock());
+  lease.unlock();
+}
+
+TEST_F(EvaluatorTest, OutOfMemoryTwiceKeepsTheSecondRunsOutcome) {
+  DeviceLease lease;
+  FakeRunner runner(&lease);
+  runner.out_of_memory_runs = 2;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate"}));
+  EXPECT_TRUE(facts.candidate.retried_alone);
+  EXPECT_NE(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
 }
 
 TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {

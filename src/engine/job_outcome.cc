@@ -6,7 +6,7 @@ nlohmann::json JobOutcome::to_json() const {
   nlohmann::json j = {{"messages", messages}, {"done", done},     {"timed_out", timed_out},
                       {"runner_lost", runner_lost}, {"wall_s", wall_s},
                       {"lease_wait_s", lease_wait_s},
-                      {"stderr_tail", stderr_tail}};
+                      {"stderr_tail", stderr_tail}, {"retried_alone", retried_alone}};
   j["exit_code"] = exit_code ? nlohmann::json(*exit_code) : nlohmann::json(nullptr);
   j["signal"] = signal ? nlohmann::json(*signal) : nlohmann::json(nullptr);
   return j;
@@ -21,6 +21,7 @@ JobOutcome JobOutcome::from_json(const nlohmann::json& j) {
   out.wall_s = j.value("wall_s", 0.0);
   out.lease_wait_s = j.value("lease_wait_s", 0.0);
   out.stderr_tail = j.value("stderr_tail", "");
+  out.retried_alone = j.value("retried_alone", false);
   if (j.contains("exit_code") && !j["exit_code"].is_null()) out.exit_code = j["exit_code"].get<int>();
   if (j.contains("signal") && !j["signal"].is_null()) out.signal = j["signal"].get<int>();
   return out;

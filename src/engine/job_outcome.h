@@ -18,6 +18,7 @@ struct JobOutcome {
   double wall_s = 0;
   double lease_wait_s = 0;  // time spent waiting for the device (DeviceLease), within wall_s or before it
   std::string stderr_tail;  // last lines the child wrote to stderr (for reasons)
+  bool retried_alone = false;  // a first run ran out of GPU memory beside other slots' jobs
 
   nlohmann::json to_json() const;
   static JobOutcome from_json(const nlohmann::json& j);

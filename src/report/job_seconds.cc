@@ -12,7 +12,9 @@ nlohmann::json one_job(const JobOutcome& job) {
       if (value.is_number()) phases[name] = value;  // the child's facts: keep numbers only
     }
   }
-  return {{"wall_s", job.wall_s}, {"lease_wait_s", job.lease_wait_s}, {"phases", phases}};
+  nlohmann::json out = {{"wall_s", job.wall_s}, {"lease_wait_s", job.lease_wait_s}, {"phases", phases}};
+  if (job.retried_alone) out["retried_alone"] = true;  // its first run ran out of GPU memory
+  return out;
 }
 
 }  // namespace
