@@ -40,6 +40,18 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     if (lease && !lease->hold_file().empty()) request["device_hold"] = lease->hold_file().string();
     return request;
   };
+  // A job that ran out of GPU memory beside the other slots' jobs runs once more with the
+  // device alone (device_memory.h). The request has no hold file and no gate then, so the job
+  // never pauses for its own hold.
+  auto again_alone = [&](JobRunner& on, const nlohmann::json& request, const JobOutcome& first) {
+    const auto asked = std::chrono::steady_clock::now();
+    std::lock_guard<DeviceLease> alone(*lease);
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    JobOutcome again = on.run(request, settings.timeout);
+    again.lease_wait_s = first.lease_wait_s + waited;
+    again.retried_alone = true;
+    return again;
+  };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
     if (!lease) return on.run(request, settings.timeout);
     JobOutcome outcome;
@@ -49,16 +61,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                        [&gate](const nlohmann::json& message) { gate.on_message(message); });
       outcome.lease_wait_s = gate.waited_s();
     }
-    if (!ran_out_of_device_memory(outcome)) return outcome;
-    // The other slots' memory may be what ran out: once more with the device alone (no hold
-    // file in the request, so the job never pauses for its own hold).
-    const auto asked = std::chrono::steady_clock::now();
-    std::lock_guard<DeviceLease> alone(*lease);
-    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
-    JobOutcome again = on.run(request, settings.timeout);
-    again.lease_wait_s = outcome.lease_wait_s + waited;
-    again.retried_alone = true;
-    return again;
+    return ran_out_of_device_memory(outcome) ? again_alone(on, request, outcome) : outcome;
   };
   facts.candidate = shared_run(runner, candidate_request(task, settings, dirs.code_file(), dirs));
   if (facts.candidate.done && has_successful_call(facts.candidate)) {
@@ -74,15 +77,19 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   // Only a submission that is correct so far is worth GPU time. The timing job shares the
   // device while it sets up and has it alone while it measures (timing_gate.h).
   if (settings.timing.enabled && judge(facts, policy).verdict == Verdict::kPass) {
-    nlohmann::json request = with_hold(timing_request(task, settings, dirs.code_file(), dirs));
+    const nlohmann::json plain = timing_request(task, settings, dirs.code_file(), dirs);
     if (lease) {
+      nlohmann::json request = with_hold(plain);
       request["device_gate"] = true;
-      TimingGate gate(*lease, request["work_dir"].get<std::string>());
-      facts.timing = runner.run(request, settings.timeout,
-                                [&gate](const nlohmann::json& message) { gate.on_message(message); });
-      facts.timing->lease_wait_s = gate.waited_s();
+      {
+        TimingGate gate(*lease, request["work_dir"].get<std::string>());
+        facts.timing = runner.run(request, settings.timeout,
+                                  [&gate](const nlohmann::json& message) { gate.on_message(message); });
+        facts.timing->lease_wait_s = gate.waited_s();
+      }
+      if (ran_out_of_device_memory(*facts.timing)) facts.timing = again_alone(runner, plain, *facts.timing);
     } else {
-      facts.timing = runner.run(request, settings.timeout);
+      facts.timing = runner.run(plain, settings.timeout);
     }
   }
   return facts;

@@ -19,7 +19,18 @@ class FakeRunner : public JobRunner {
   JobOutcome run(json request, std::chrono::milliseconds, const MessageHook& on_message) override {
     const std::string kind = request["kind"];
     kinds.push_back(kind);
-    if (kind == "timing") {
+    if (kind == "timing" && timing_out_of_memory_runs > 0) {
+      --timing_out_of_memory_runs;
+      JobOutcome oom;
+      oom.done = true;
+      oom.messages.push_back({{"type", "error"}, {"stage", "timing"}, {"error_kind", "OutOfMemoryError"}});
+      return oom;
+    }
+    if (kind == "timing" && !request.value("device_gate", false)) {
+      const bool others_kept_out = !lease_->try_lock_shared();
+      if (!others_kept_out) lease_->unlock_shared();
+      timing_alone_without_gate = others_kept_out && !request.contains("device_hold");
+    } else if (kind == "timing") {
       // Set-up shares the device; only the measurement has it alone, once asked for.
       shared_before_measuring = !lease_->try_lock();
       if (!shared_before_measuring) lease_->unlock();
@@ -77,6 +88,8 @@ class FakeRunner : public JobRunner {
   bool shared_during_correctness = false;
   long long over_tolerance = 0;
   int out_of_memory_runs = 0;                   // candidate runs that fail out of GPU memory first
+  int timing_out_of_memory_runs = 0;            // the same for timing runs
+  bool timing_alone_without_gate = false;       // a timing run held the device alone from its start
   std::vector<std::string> candidate_hold_files;  // device_hold of each candidate run
   std::vector<bool> candidate_alone;              // whether it ran with the device alone
 
@@ -131,6 +144,20 @@ TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
   EXPECT_TRUE(runner.candidate_hold_files[1].empty());
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_EQ(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
+  EXPECT_TRUE(lease.try_lock());
+  lease.unlock();
+}
+
+TEST_F(EvaluatorTest, ATimingJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
+  DeviceLease lease;
+  lease.set_hold_file(dirs.root / "device-hold-0");
+  FakeRunner runner(&lease);
+  runner.timing_out_of_memory_runs = 1;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing", "timing"}));
+  EXPECT_TRUE(runner.timing_alone_without_gate);
+  ASSERT_TRUE(facts.timing.has_value());
+  EXPECT_TRUE(facts.timing->retried_alone);
   EXPECT_TRUE(lease.try_lock());
   lease.unlock();
 }
