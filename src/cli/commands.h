@@ -14,6 +14,7 @@ void add_tasks_command(CLI::App& app, CommandAction& action);
 void add_validate_command(CLI::App& app, CommandAction& action);
 void add_golden_command(CLI::App& app, CommandAction& action);
 void add_compare_judges_command(CLI::App& app, CommandAction& action);
+void add_published_times_command(CLI::App& app, CommandAction& action);
 
 // --python also for what runs before the run's own runner (a peer suite's adapter): it becomes
 // KEVAL_PYTHON for this process and its children. Nothing when empty.

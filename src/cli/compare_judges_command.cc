@@ -1,4 +1,5 @@
-// keval compare-judges: keval's verdicts on a peer's submissions beside the peer's own criterion.
+// keval compare-judges: keval's verdicts on a peer's submissions beside the peer's own criterion;
+// keval published-times: a peer's published golden times beside keval's measurement.
 #include <cstdlib>
 #include <iostream>
 
@@ -33,6 +34,31 @@ void add_compare_judges_command(CLI::App& app, CommandAction& action) {
       use_python(*python);
       compare_peer_judges(*peer_submissions, *peer_suite, *options);
       std::cout << "wrote " << options->report.string() << "\n";
+      return 0;
+    };
+  });
+}
+
+void add_published_times_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand(
+      "published-times",
+      "KernelBenchX's published golden times (metrics/golden_results/<gpu>) beside keval's measurement of the same inputs");
+  auto suite = std::make_shared<std::string>();
+  auto results = std::make_shared<std::filesystem::path>();
+  auto gpu = std::make_shared<std::string>();
+  auto out = std::make_shared<std::filesystem::path>();
+  auto python = std::make_shared<std::string>();
+  cmd->add_option("--suite", *suite, "the KernelBenchX checkout, kernelbenchx:PATH")->required();
+  cmd->add_option("--results", *results, "results.jsonl of a keval run on its tasks (timed on a GPU)")->required();
+  cmd->add_option("--gpu", *gpu, "golden_results folder to show, e.g. h800 (default: the run's GPU)");
+  cmd->add_option("--out", *out, "also write the rows as JSON here");
+  cmd->add_option("--python", *python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
+  cmd->callback([=, &action] {
+    action = [=] {
+      auto peer_suite = parse_peer_spec(*suite);
+      if (!peer_suite) throw std::runtime_error("--suite " + *suite + ": expected kernelbenchx:PATH");
+      use_python(*python);
+      show_published_times(*peer_suite, *results, *gpu, *out);
       return 0;
     };
   });

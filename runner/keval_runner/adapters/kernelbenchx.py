@@ -20,7 +20,7 @@ import re
 import sys
 import warnings
 
-from . import kb_common
+from . import kb_common, kernelbenchx_published
 from .kb_common import AdapterError
 
 ADAPTER_VERSION = 1
@@ -510,4 +510,5 @@ def main(kind: str, argv: list) -> int:
         "submissions": (_submissions_args, _submissions),
         "selfcheck": (kb_common.add_selfcheck_arguments, _selfcheck),
         "compare-judges": (_judges_args, _judges),
+        "published-times": (kernelbenchx_published.configure, kernelbenchx_published.run),
     })

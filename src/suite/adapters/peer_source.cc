@@ -112,6 +112,23 @@ void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite,
               true);
 }
 
+void show_published_times(const PeerSpec& suite, const std::filesystem::path& results,
+                          const std::string& gpu, const std::filesystem::path& out) {
+  if (suite.kind != "kernelbenchx") {
+    throw std::runtime_error("--suite is " + suite.kind + ": only KernelBenchX publishes golden times per GPU");
+  }
+  for (const auto& [what, path] : {std::pair<std::string, std::string>{"--suite", suite.path},
+                                   {"--results", results.string()}}) {
+    if (!std::filesystem::exists(path)) throw std::runtime_error(what + ": " + path + " does not exist");
+  }
+  std::vector<std::string> args = {suite.kind, "published-times",
+                                   "--suite", std::filesystem::absolute(suite.path).string(),
+                                   "--results", std::filesystem::absolute(results).string()};
+  if (!gpu.empty()) args.insert(args.end(), {"--gpu", gpu});
+  if (!out.empty()) args.insert(args.end(), {"--out", std::filesystem::absolute(out).string()});
+  run_adapter(args, true);
+}
+
 std::filesystem::path resolve_suite_folder(const std::string& suite) {
   auto peer = parse_peer_spec(suite);
   return peer ? adapt_peer_suite(*peer) : std::filesystem::path(suite);

@@ -41,6 +41,12 @@ struct JudgeComparison {
 // adapter's table; throws with its one-line reason.
 void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite, const JudgeComparison& options);
 
+// `keval published-times`: for a keval run on KernelBenchX tasks, the golden times KernelBenchX
+// published (metrics/golden_results/<gpu>/) beside keval's own of the same perf inputs. `gpu`
+// empty: the run's GPU. Prints the adapter's table; throws with its one-line reason.
+void show_published_times(const PeerSpec& suite, const std::filesystem::path& results,
+                          const std::string& gpu, const std::filesystem::path& out);
+
 // A suite folder or peer spec, made loadable: `DIR` as is, `KIND:PATH` adapted first.
 std::filesystem::path resolve_suite_folder(const std::string& suite);
 

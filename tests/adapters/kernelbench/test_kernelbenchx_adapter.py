@@ -146,3 +146,40 @@ def test_the_python_flag_also_runs_the_peer_adapter(env, tmp_path):
     args = ["validate", "--files-only", "--suite", f"kernelbenchx:{CHECKOUT}"]
     assert "not the python keval was given" in keval(bare, *args, check=False).stderr
     assert "3 task files are valid" in keval(bare, *args, "--python", PYTHON).stdout
+
+
+def _timed_run(folder, gpu_name):
+    """A keval run's results.jsonl and summary.json as a GPU run writes them (times made up)."""
+    os.makedirs(folder, exist_ok=True)
+    cases = [{"case": "tests", "dtype": "float32", "time_ms": None, "ref_time_ms": None}] + [
+        {"case": f"perf_{i}", "dtype": "float32", "time_ms": 0.01 + i, "ref_time_ms": 0.02 + i} for i in range(3)]
+    with open(os.path.join(folder, "results.jsonl"), "w") as f:
+        f.write(json.dumps({"id": "s1", "task": "clipped_relu", "verdict": "pass", "cases": cases}) + "\n")
+    with open(os.path.join(folder, "summary.json"), "w") as f:
+        json.dump({"environment": {"gpu": gpu_name}}, f)
+    return os.path.join(folder, "results.jsonl")
+
+
+def test_published_times_beside_kevals_for_the_gpu_of_the_run(env, shared):
+    results = _timed_run(os.path.join(shared, "published-h800"), "NVIDIA H800")
+    out = os.path.join(shared, "published-h800.json")
+    shown = keval(env, "published-times", "--suite", f"kernelbenchx:{CHECKOUT}", "--results", results, "--out", out)
+    report = json.load(open(out))
+    assert report["gpu"] == "h800" and report["available"] == ["4090", "h800"]
+    # golden_results entry i is the perf template's input i, keval's case perf_i
+    assert [(r["case"], r["published_ms"], r["keval_golden_ms"]) for r in report["rows"]] == [
+        ("perf_0", 0.0051, 0.02), ("perf_1", 0.0062, 1.02), ("perf_2", 0.0113, 2.02)]
+    assert "golden_results/h800" in shown.stdout
+
+
+def test_published_times_of_another_gpu_on_request_and_none_for_an_unknown_one(env, shared):
+    results = _timed_run(os.path.join(shared, "published-h200"), "NVIDIA H200")
+    out = os.path.join(shared, "published-h200.json")
+    shown = keval(env, "published-times", "--suite", f"kernelbenchx:{CHECKOUT}", "--results", results, "--out", out)
+    assert json.load(open(out))["gpu"] == "" and "choose one with --gpu" in shown.stdout
+    keval(env, "published-times", "--suite", f"kernelbenchx:{CHECKOUT}", "--results", results, "--gpu", "4090", "--out", out)
+    # 4090 has times for two of the three inputs
+    assert [r["published_ms"] for r in json.load(open(out))["rows"]] == [0.0040, 0.0045, None]
+    bad = keval(env, "published-times", "--suite", f"kernelbenchx:{CHECKOUT}", "--results", results, "--gpu", "h100", check=False)
+    assert bad.returncode != 0
+    assert bad.stderr.strip().splitlines()[-1].endswith("--gpu h100: KernelBenchX has no golden results for it (it has: 4090, h800)")
