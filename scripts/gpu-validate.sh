@@ -2,7 +2,8 @@
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
-#        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs (peer checkouts exported under $PEERS, default .device/peers)
+#        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs kbx-published
+#        (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs), packed into logs.tgz with PACK=1; the last lines printed
 # are the summary.
@@ -74,6 +75,12 @@ PY
           # verdicts only (issue 6 asks for them, not for speedups): session 3 timed them, 6 of 60 in 190 s
           $T $KEVAL run --suite "kernelbench:$P/KernelBench:1,2,any-code" --submissions /tmp/kv-kb/subs.jsonl --device cuda --no-timing --jobs "$JOBS" --out /tmp/kv-kb/out > "$LOG/kernelbench-refs.txt" 2>&1; rc=$?
           cp /tmp/kv-kb/out/results.jsonl "$LOG/kernelbench-refs.jsonl" 2>/dev/null ;;
+    kbx-published) P=${PEERS:-.device/peers}
+          # a few KernelBenchX references timed here beside the times KernelBenchX published for
+          # its nearest GPU (h800: Hopper, like the H200)
+          { $T $KEVAL validate --suite "kernelbenchx:$P/KernelBenchX:any-code" --tasks "${KBX_TASKS:-sigmoid,Lion,fused_transformer_block}" \
+               --device cuda --jobs "$JOBS" --out /tmp/kv-kbx-times | tail -n 8
+            $KEVAL published-times --suite "kernelbenchx:$P/KernelBenchX" --results /tmp/kv-kbx-times/results.jsonl --gpu h800; } > "$LOG/kbx-published.txt" 2>&1; rc=$? ;;
     peers-llm) P=${PEERS:-.device/peers}
           { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
               kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")
