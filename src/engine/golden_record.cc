@@ -6,13 +6,17 @@
 namespace keval {
 namespace {
 
-const char* kKeyFields[] = {"gpu", "driver", "torch", "triton"};
+const char* kKeyFields[] = {"gpu", "driver", "torch", "triton"};  // also the file's name
+// How samples are taken: medians of another sampling loop (e.g. before the launch cover, whose
+// samples included the host's launch latency) are not comparable.
+const char* kMethodFields[] = {"timing_note"};
 
 }  // namespace
 
 nlohmann::json GoldenRecord::key_of(const nlohmann::json& environment) {
   nlohmann::json key = nlohmann::json::object();
   for (const char* field : kKeyFields) key[field] = environment.value(field, nlohmann::json(nullptr));
+  for (const char* field : kMethodFields) key[field] = environment.value(field, nlohmann::json(nullptr));
   return key;
 }
 

@@ -7,8 +7,10 @@
 namespace keval {
 namespace {
 
-nlohmann::json environment(const std::string& driver) {
-  return {{"gpu", "NVIDIA H200"}, {"driver", driver}, {"torch", "2.11.0"}, {"triton", "3.6.0"}};
+nlohmann::json environment(const std::string& driver,
+                           const std::string& timing = "CUDA events, cold L2, launch cover") {
+  return {{"gpu", "NVIDIA H200"}, {"driver", driver}, {"torch", "2.11.0"}, {"triton", "3.6.0"},
+          {"timing_note", timing}};
 }
 
 SubmissionResult timed_golden() {
@@ -40,6 +42,14 @@ TEST(GoldenRecordTest, RefusesAnotherDriver) {
   std::string why = record.mismatch(environment("575"));
   EXPECT_NE(why.find("575"), std::string::npos);
   EXPECT_NE(why.find("keval golden record"), std::string::npos);
+}
+
+TEST(GoldenRecordTest, RefusesAnotherSamplingLoop) {
+  // a record made before the launch cover: its medians include the host's launch latency
+  GoldenRecord record = GoldenRecord::from_results({timed_golden()}, environment("580", "CUDA events, cold L2"), {});
+  EXPECT_NE(record.mismatch(environment("580")).find("launch cover"), std::string::npos);
+  EXPECT_EQ(GoldenRecord::file_name_for(environment("580")),
+            GoldenRecord::file_name_for(environment("580", "CUDA events, cold L2")));
 }
 
 TEST(GoldenRecordTest, LoadNamesABadFile) {

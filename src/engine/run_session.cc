@@ -71,7 +71,7 @@ nlohmann::json environment_of(const nlohmann::json& probe, const std::string& de
           {"python_executable", config.python},
           {"keval_version", KEVAL_VERSION},
           {"device_mode", device == "cuda" ? "cuda" : "cpu_interpreter"},
-          {"timing_note", device == "cuda" ? "CUDA events, cold L2"
+          {"timing_note", device == "cuda" ? "CUDA events, cold L2, launch cover"
                                             : "wall-clock under the Triton interpreter: indicative only"}};
 }
 
