@@ -2,7 +2,8 @@
 
 For each core task's golden on its largest case: keval's CUDA-event timing (cold L2, median),
 and ncu's duration of the same call (--cache-control all flushes caches before each kernel,
---clock-control none leaves the clocks as they are), summed over the call's kernels.
+--clock-control none leaves the clocks as they are), summed over the call's kernels, median
+over NCU_CALLS profiled calls.
 GPU only; needs `ncu` on PATH. usage: python bench/ncu_agreement.py [--tasks a,b]
 """
 import argparse
@@ -42,15 +43,21 @@ def inputs(task):
     return lambda: entry(*args), case["name"], meta["dtypes"][-1]
 
 
+# Profiled calls per task: ncu's figure is the median of their durations, as keval's is a median
+# of samples (one profiled call is one sample of a kernel whose time varies by a few percent).
+NCU_CALLS = 5
+
+
 def single(task):
-    """Runs one call (after a warm-up outside the profiled range) for ncu to measure."""
+    """Runs NCU_CALLS calls (after a warm-up outside the profiled range) for ncu to measure."""
     import torch
     call, _, _ = inputs(task)
     call()
     torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStart()
-    call()
-    torch.cuda.synchronize()
+    for _ in range(NCU_CALLS):
+        call()
+        torch.cuda.synchronize()
     torch.cuda.cudart().cudaProfilerStop()
 
 
@@ -65,7 +72,11 @@ def ncu_ms(task):
     unit_col, value_col = header.index("Metric Unit"), header.index("Metric Value")
     scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3,
              "ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    return sum(float(r[value_col].replace(",", "")) * scale[r[unit_col]] for r in data)
+    durations = [float(r[value_col].replace(",", "")) * scale[r[unit_col]] for r in data]
+    if len(durations) % NCU_CALLS:
+        raise RuntimeError(f"ncu gave {len(durations)} kernels for {NCU_CALLS} calls")
+    per_call = len(durations) // NCU_CALLS  # the calls' kernels, in launch order
+    return statistics.median(sum(durations[i * per_call:(i + 1) * per_call]) for i in range(NCU_CALLS))
 
 
 def main():
