@@ -13,6 +13,8 @@ the cover, inside the host-time window, and the host/event cross-check still see
 The cover's own length (an event before it to the start event) is taken off the host time.
 """
 
+import functools
+
 import torch
 
 _Event = torch.cuda.Event
@@ -21,7 +23,9 @@ DEFAULT_COVER_US = 200
 _THREADS_PER_BLOCK = 1024
 
 
+@functools.lru_cache(maxsize=None)
 def _spin_kernel():
+    """One kernel object per process: Triton keeps its compiled binaries per object."""
     import triton
     import triton.language as tl
 
