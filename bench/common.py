@@ -12,6 +12,15 @@ CORE_TASKS = ["vector_add", "relu", "softmax", "layer_norm", "rms_norm", "row_su
               "bias_gelu", "cross_entropy", "cumsum", "rope", "w8a16_matmul"]
 
 
+def task_module(task, name):
+    """suites/keval/<task>/<name>.py (reference or golden), imported."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_{task}_{name}", REPO / "suites" / "keval" / task / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def golden_code(task):
     return (REPO / "suites" / "keval" / task / "golden.py").read_text()
 

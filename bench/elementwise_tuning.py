@@ -8,7 +8,6 @@ launch latency inside the sample or not). CUDA only.
 
     python bench/elementwise_tuning.py
 """
-import importlib.util
 import pathlib
 import statistics
 import sys
@@ -19,6 +18,8 @@ import torch
 import triton
 import triton.language as tl
 from triton.testing import do_bench
+
+from common import task_module
 
 
 @triton.jit
@@ -57,16 +58,8 @@ def keval_ms(fn, cover) -> float:
     return statistics.median(contender.samples)
 
 
-def golden(task: str):
-    path = pathlib.Path(__file__).resolve().parents[1] / "suites" / "keval" / task / "golden.py"
-    spec = importlib.util.spec_from_file_location(f"golden_{task}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return getattr(module, task)
-
-
 def keval_method(x) -> None:
-    relu = golden("relu")
+    relu = task_module("relu", "golden").relu
     for cover in (False, True):
         ours, eager = keval_ms(lambda: relu(x), cover), keval_ms(lambda: torch.relu(x), cover)
         print(f"keval timing {'with' if cover else 'without'} the launch cover: relu golden {ours:.4f} ms, "

@@ -20,15 +20,11 @@ sys.path.insert(0, str(REPO / "bench"))
 
 
 def load(task):
-    import importlib.util
     import tomllib
-    folder = REPO / "suites" / "keval" / task
-    mods = {}
-    for name in ("reference", "golden"):
-        spec = importlib.util.spec_from_file_location(f"_{task}_{name}", folder / f"{name}.py")
-        mods[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mods[name])
-    meta = tomllib.loads((folder / "task.toml").read_text())
+
+    from common import task_module
+    mods = {name: task_module(task, name) for name in ("reference", "golden")}
+    meta = tomllib.loads((REPO / "suites" / "keval" / task / "task.toml").read_text())
     case = [c for c in meta["cases"] if not c.get("small")][-1]
     return meta, case, mods
 

@@ -27,25 +27,18 @@ class FakeRunner : public JobRunner {
       return oom;
     }
     if (kind == "timing" && !request.value("device_gate", false)) {
-      const bool others_kept_out = !lease_->try_lock_shared();
-      if (!others_kept_out) lease_->unlock_shared();
-      timing_alone_without_gate = others_kept_out && !request.contains("device_hold");
+      timing_alone_without_gate = others_kept_out() && !request.contains("device_hold");
     } else if (kind == "timing") {
       // Set-up shares the device; only the measurement has it alone, once asked for.
-      shared_before_measuring = !lease_->try_lock();
-      if (!shared_before_measuring) lease_->unlock();
+      shared_before_measuring = held();
       gated = request.value("device_gate", false);
       if (on_message) on_message({{"type", "device_alone"}});
       const auto signal = std::filesystem::path(request["work_dir"].get<std::string>()) / "device-alone-0";
-      const bool others_kept_out = !lease_->try_lock_shared();
-      if (!others_kept_out) lease_->unlock_shared();
-      lease_held_during_timing = others_kept_out && std::filesystem::exists(signal);
+      lease_held_during_timing = others_kept_out() && std::filesystem::exists(signal);
       if (on_message) on_message({{"type", "device_shared"}});
-      shared_after_measuring = !lease_->try_lock();
-      if (!shared_after_measuring) lease_->unlock();
+      shared_after_measuring = held();
     } else {
-      shared_during_correctness = !lease_->try_lock();  // held shared: not free to have alone
-      if (!shared_during_correctness) lease_->unlock();
+      shared_during_correctness = held();  // held shared: not free to have alone
     }
     JobOutcome out;
     if (kind == "candidate" && out_of_memory_runs > 0) {
@@ -58,9 +51,7 @@ class FakeRunner : public JobRunner {
     }
     if (kind == "candidate") {
       candidate_hold_files.push_back(request.value("device_hold", ""));
-      const bool others_kept_out = !lease_->try_lock_shared();
-      if (!others_kept_out) lease_->unlock_shared();
-      candidate_alone.push_back(others_kept_out);
+      candidate_alone.push_back(others_kept_out());
     }
     out.done = true;
     out.exit_code = 0;
@@ -94,8 +85,28 @@ class FakeRunner : public JobRunner {
   std::vector<bool> candidate_alone;              // whether it ran with the device alone
 
  private:
+  // Whether someone holds the lease at all (it is not free to have alone).
+  bool held() {
+    if (!lease_->try_lock()) return true;
+    lease_->unlock();
+    return false;
+  }
+  // Whether the device is held alone (no new share could start).
+  bool others_kept_out() {
+    if (!lease_->try_lock_shared()) return true;
+    lease_->unlock_shared();
+    return false;
+  }
+
   DeviceLease* lease_;
 };
+
+// The lease is free again: nobody holds or waits for it.
+bool released(DeviceLease& lease) {
+  if (!lease.try_lock()) return false;
+  lease.unlock();
+  return true;
+}
 
 Task tiny_task() {
   Task task;
@@ -126,9 +137,7 @@ TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
   EXPECT_TRUE(runner.shared_after_measuring);
   EXPECT_TRUE(runner.shared_during_correctness);
   ASSERT_TRUE(facts.timing.has_value());
-  // every hold was released at the end of the job
-  EXPECT_TRUE(lease.try_lock());
-  lease.unlock();
+  EXPECT_TRUE(released(lease));  // every hold was released at the end of the job
 }
 
 TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
@@ -144,8 +153,7 @@ TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
   EXPECT_TRUE(runner.candidate_hold_files[1].empty());
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_EQ(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
-  EXPECT_TRUE(lease.try_lock());
-  lease.unlock();
+  EXPECT_TRUE(released(lease));
 }
 
 TEST_F(EvaluatorTest, ATimingJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
@@ -158,8 +166,7 @@ TEST_F(EvaluatorTest, ATimingJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
   EXPECT_TRUE(runner.timing_alone_without_gate);
   ASSERT_TRUE(facts.timing.has_value());
   EXPECT_TRUE(facts.timing->retried_alone);
-  EXPECT_TRUE(lease.try_lock());
-  lease.unlock();
+  EXPECT_TRUE(released(lease));
 }
 
 TEST_F(EvaluatorTest, OutOfMemoryTwiceKeepsTheSecondRunsOutcome) {

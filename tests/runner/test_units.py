@@ -26,6 +26,26 @@ def recording_writer(sent: list):
     return Writer
 
 
+def controller_touching(path, when, delay_s=0.05):
+    """A stand-in controller on a thread: once when() holds, waits delay_s and creates path.
+    Returns the started thread and a list that then holds the time of the touch."""
+    import threading
+    import time
+
+    touched_at = []
+
+    def controller():
+        while not when():
+            time.sleep(0.001)
+        time.sleep(delay_s)
+        touched_at.append(time.monotonic())
+        path.touch()
+
+    thread = threading.Thread(target=controller)
+    thread.start()
+    return thread, touched_at
+
+
 def test_non_finite_floats_become_strings():
     assert json_safe({"a": float("nan"), "b": (float("inf"), -float("inf"), 1.5)}) == {
         "a": "nan", "b": ["inf", "-inf", 1.5]}
@@ -243,7 +263,6 @@ def test_unknown_clocks_never_discard():
 
 
 def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_alone(tmp_path):
-    import threading
     import time as clock
 
     from keval_runner import device_gate
@@ -254,17 +273,7 @@ def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_al
 
     device_gate.reset()
     request = {"device_gate": True, "work_dir": str(tmp_path)}
-    granted_at = []
-
-    def controller():
-        while "device_alone" not in sent:
-            clock.sleep(0.001)
-        clock.sleep(0.05)
-        granted_at.append(clock.monotonic())
-        (tmp_path / "device-alone-0").touch()
-
-    thread = threading.Thread(target=controller)
-    thread.start()
+    thread, granted_at = controller_touching(tmp_path / "device-alone-0", lambda: "device_alone" in sent)
     with device_gate.alone(request, Writer()):
         entered = clock.monotonic()
         assert sent == ["device_alone"]
@@ -331,7 +340,6 @@ def test_a_new_contexts_default_persisting_l2_limit_is_cleared_at_open_and_not_c
 
 
 def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_resumes_it(tmp_path):
-    import threading
     import time as clock
     from keval_runner import device_gate
 
@@ -345,17 +353,7 @@ def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_res
     device_gate.pause_point(request, Writer())  # no hold: straight through
     assert sent == []
     hold.touch()
-    resumed_at = []
-
-    def controller():
-        while sent != ["device_paused"]:
-            clock.sleep(0.001)
-        clock.sleep(0.05)
-        resumed_at.append(clock.monotonic())
-        (tmp_path / "device-resume-0").touch()
-
-    thread = threading.Thread(target=controller)
-    thread.start()
+    thread, resumed_at = controller_touching(tmp_path / "device-resume-0", lambda: sent == ["device_paused"])
     device_gate.pause_point(request, Writer())
     left = clock.monotonic()
     thread.join()

@@ -13,6 +13,7 @@ import json
 import os
 import re
 
+from .judges_report import read_results
 from .kb_common import AdapterError
 
 GOLDEN_RESULTS = os.path.join("metrics", "golden_results")
@@ -75,25 +76,21 @@ def rows(root: str, results_path: str, gpu: str) -> list:
     """One row per timed perf case of the results: task, case, keval's submission and golden
     times, the published time on `gpu` (None where there is none)."""
     out = []
-    with open(results_path) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
+    published = {}  # task -> its published times, read once however many submissions it has
+    for result in read_results(results_path).values():
+        task = result.get("task", "")
+        if task not in published:
+            published[task] = published_ms(root, gpu, task) if gpu else None
+        times = published[task]
+        for case in result.get("cases") or []:
+            match = PERF_CASE.match(str(case.get("case", "")))
+            if not match or case.get("time_ms") is None:
                 continue
-            try:
-                result = json.loads(line)
-            except ValueError as e:
-                raise AdapterError(f"{results_path}:{number}: not JSON ({e})")
-            task = result.get("task", "")
-            times = published_ms(root, gpu, task) if gpu else None
-            for case in result.get("cases") or []:
-                match = PERF_CASE.match(str(case.get("case", "")))
-                if not match or case.get("time_ms") is None:
-                    continue
-                index = int(match.group(1))
-                published = times[index] if times is not None and index < len(times) else None
-                out.append({"id": result.get("id"), "task": task, "case": case["case"],
-                            "dtype": case.get("dtype"), "keval_ms": case.get("time_ms"),
-                            "keval_golden_ms": case.get("ref_time_ms"), "published_ms": published})
+            index = int(match.group(1))
+            out.append({"id": result.get("id"), "task": task, "case": case["case"],
+                        "dtype": case.get("dtype"), "keval_ms": case.get("time_ms"),
+                        "keval_golden_ms": case.get("ref_time_ms"),
+                        "published_ms": times[index] if times is not None and index < len(times) else None})
     return out
 
 
