@@ -15,6 +15,8 @@ export KEVAL_PYTHON=${KEVAL_PYTHON:-python3} PYTHONUNBUFFERED=1 KEVAL="$(realpat
 # Each step is cut at STEP_TIMEOUT seconds, so one slow step cannot take a whole device call.
 STEP_TIMEOUT=${STEP_TIMEOUT:-240}
 JOBS=${JOBS:-2}  # worker slots per GPU for core, suite and demo
+# DEVICE=cpu: the peer steps on the CPU (a dry run of this script before a device call)
+DEVICE=${DEVICE:-cuda}
 # THROUGHPUT_ARGS, REPEAT_ARGS, NCU_ARGS: arguments of those benches (e.g. "--tasks a,b");
 # THROUGHPUT_JOBS: slots per GPU for the throughput bench (default $JOBS)
 # TASKS=a,b: the suite step validates only these (a STATUS.md from several runs:
@@ -51,17 +53,22 @@ pathlib.Path("/tmp/kv-san-subs/subs.jsonl").write_text("".join(json.dumps(r) + "
 PY
           cat /tmp/kv-san/logs/memcheck-*.log >> "$LOG/sanitize.txt" 2>/dev/null ;;
     peers) P=${PEERS:-.device/peers}  # exported peer checkouts (never committed)
-          # each peer's own references as submissions of their tasks (issue 6); PyTorch ones under any-code
-          { for suite in tritonbench-g:$P/TritonBench tritonbench-t:$P/TritonBench:any-code \
-                         kernelbench:$P/KernelBench:1,2,any-code kernelbenchx:$P/KernelBenchX:any-code; do
-              name=${suite%%:*}; echo "== validate $suite"
-              $T $KEVAL validate --suite "$suite" --device cuda --no-timing --jobs "$JOBS" --out "/tmp/kv-$name" | tail -n 40
-              cp "/tmp/kv-$name/results.jsonl" "$LOG/peers-$name-results.jsonl" 2>/dev/null
-            done; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
+          # each peer's own references as submissions of their tasks (issue 6), the PyTorch ones
+          # under any-code; the four validations run at once, PEER_JOBS slots per GPU each, so a
+          # slow one does not hold back the others; each is cut at STEP_TIMEOUT
+          for suite in tritonbench-g:$P/TritonBench tritonbench-t:$P/TritonBench:any-code \
+                       kernelbench:$P/KernelBench:1,2,any-code kernelbenchx:$P/KernelBenchX:any-code; do
+            name=${suite%%:*}
+            { $T $KEVAL validate --suite "$suite" ${PEER_TASKS:+--tasks "$PEER_TASKS"} --device "$DEVICE" --no-timing \
+                 --jobs "${PEER_JOBS:-$JOBS}" --out "/tmp/kv-$name" > "$LOG/peers-$name.txt" 2>&1
+              echo "rc=$?" >> "$LOG/peers-$name.txt"
+              cp "/tmp/kv-$name/results.jsonl" "$LOG/peers-$name-results.jsonl" 2>/dev/null; } &
+          done; wait
+          { tail -qn 3 "$LOG"/peers-*.txt; python3 scripts/verdict_counts.py "$LOG"/peers-*-results.jsonl; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
     kernelbench-refs) P=${PEERS:-.device/peers}; mkdir -p /tmp/kv-kb
           # 20 level-1 and 10 level-2 problems: the reference as ModelNew (expect pass under
           # any-code) and a broken one (outputs off by 10% + 0.1, beyond the 1e-2 tolerance: expect mismatch)
-          PYTHONPATH=runner python3 - "$P/KernelBench" <<'PY'
+          PYTHONPATH=runner $KEVAL_PYTHON - "$P/KernelBench" <<'PY'
 import json, sys
 from keval_runner.adapters.kernelbench import list_problems
 problems = [p for p in list_problems(sys.argv[1], [1])][:20] + [p for p in list_problems(sys.argv[1], [2])][:10]
@@ -73,20 +80,27 @@ with open("/tmp/kv-kb/subs.jsonl", "w") as f:
         f.write(json.dumps({"id": p.name + ":broken", "task": p.name, "code": code + broken}) + "\n")
 PY
           # verdicts only (issue 6 asks for them, not for speedups): session 3 timed them, 6 of 60 in 190 s
-          $T $KEVAL run --suite "kernelbench:$P/KernelBench:1,2,any-code" --submissions /tmp/kv-kb/subs.jsonl --device cuda --no-timing --jobs "$JOBS" --out /tmp/kv-kb/out > "$LOG/kernelbench-refs.txt" 2>&1; rc=$?
+          $T $KEVAL run --suite "kernelbench:$P/KernelBench:1,2,any-code" --submissions /tmp/kv-kb/subs.jsonl --device "$DEVICE" --no-timing --jobs "$JOBS" --out /tmp/kv-kb/out > "$LOG/kernelbench-refs.txt" 2>&1; rc=$?
           cp /tmp/kv-kb/out/results.jsonl "$LOG/kernelbench-refs.jsonl" 2>/dev/null ;;
     kbx-published) P=${PEERS:-.device/peers}
           # a few KernelBenchX references timed here beside the times KernelBenchX published for
           # its nearest GPU (h800: Hopper, like the H200)
           { $T $KEVAL validate --suite "kernelbenchx:$P/KernelBenchX:any-code" --tasks "${KBX_TASKS:-sigmoid,Lion,fused_transformer_block}" \
-               --device cuda --jobs "$JOBS" --out /tmp/kv-kbx-times | tail -n 8
+               --device "$DEVICE" --jobs "$JOBS" --out /tmp/kv-kbx-times | tail -n 8
             $KEVAL published-times --suite "kernelbenchx:$P/KernelBenchX" --results /tmp/kv-kbx-times/results.jsonl --gpu h800; } > "$LOG/kbx-published.txt" 2>&1; rc=$? ;;
     peers-llm) P=${PEERS:-.device/peers}
+          # two models' G and T outputs judged by keval, then by TritonBench's own criterion
+          # (compare-judges, in the background while the next file is judged); jobs and scripts
+          # are cut at LLM_TIMEOUT seconds (a model's kernel may never end)
           { for pair in g:Bench_G_general_purpose/output_gpt-4o_simp g:Bench_G_general_purpose/output_claude-3-5-sonnet-20240620_simp t:Bench_T_general_purpose/output_gpt-4o t:Bench_T_general_purpose/output_claude-3-5-sonnet-20240620; do
-              kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; out=/tmp/kv-llm-$(basename "${pair#*:}")
-              echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --device cuda --no-timing --jobs "$JOBS" --out "$out" | tail -n 3
-              $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$out/judges.json" --device cuda --jobs "$JOBS" | tail -n 20
-            done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
+              kind=tritonbench-${pair%%:*}; src=$P/TritonBench/LLM_generated/${pair#*:}.jsonl; name=$(basename "${pair#*:}"); out=/tmp/kv-llm-$name
+              echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" ${PEER_TASKS:+--tasks "$PEER_TASKS"} --device "$DEVICE" --no-timing \
+                   --jobs "${PEER_JOBS:-$JOBS}" --timeout "${LLM_TIMEOUT:-90}" --out "$out" | tail -n 3
+              cp "$out/results.jsonl" "$LOG/llm-$name-results.jsonl" 2>/dev/null; cp "$out/summary.json" "$LOG/llm-$name-summary.json" 2>/dev/null
+              { $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$LOG/llm-$name-judges.json" \
+                   --device "$DEVICE" --jobs "${JUDGE_JOBS:-$JOBS}" --timeout "${LLM_TIMEOUT:-90}" > "$LOG/llm-$name-judges.txt" 2>&1; echo "rc=$?" >> "$LOG/llm-$name-judges.txt"; } &
+            done; wait
+            for f in "$LOG"/llm-*-judges.txt; do echo "== $f"; tail -n 30 "$f"; done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_KEEP=1 $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
           # the verdicts so far, also when the step was cut (results.jsonl grows as they come)
           runs=$(ls -td /tmp/keval-hostile-runs-*/ 2>/dev/null | head -n 1)

@@ -104,6 +104,21 @@ def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
     assert summary["timing"]["phases"]["timing"] > 0 and summary["candidate"]["wall_s"] > 0
 
 
+def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):
+    import subprocess
+    import sys
+
+    out, _ = examples_run
+    rows = read_results(out)
+    printed = subprocess.run([sys.executable, str(REPO / "scripts" / "verdict_counts.py"), str(out / "results.jsonl")],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    passed = sum(r["verdict"] == "pass" for r in rows)
+    assert printed[0].startswith(f"{out / 'results.jsonl'}: {passed} of {len(rows)} pass")
+    failures = [r for r in rows if r["verdict"] != "pass"]
+    assert len(printed) == 1 + len(failures)
+    assert all(line.startswith(f"  {r['id']} {r['verdict']}: ") for line, r in zip(printed[1:], failures))
+
+
 def test_a_run_cut_short_keeps_the_results_it_finished_and_leaves_no_runner_behind(tmp_path):
     import os
     import signal
