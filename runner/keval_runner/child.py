@@ -45,13 +45,24 @@ def enter_sandbox(request: dict, writer: MessageWriter) -> None:
     writer.send("sandbox", **facts)
 
 
+def see_only_own_gpu(request: dict) -> None:
+    """Makes the job's GPU the only one it sees (CUDA_VISIBLE_DEVICES, through any list the run
+    inherited) and device 0 of the job: peers' code hard-codes GPU 0 (`torch.cuda.set_device(0)`,
+    'cuda:0'), which would otherwise reach another slot's GPU. Before CUDA is first touched."""
+    gpu = int(request.get("gpu", 0) or 0)
+    inherited = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+    os.environ["CUDA_VISIBLE_DEVICES"] = inherited[gpu] if gpu < len(inherited) else str(gpu)
+    request["gpu"] = 0
+
+
 def prepare_device(request: dict) -> None:
     import torch
 
     if request.get("device") == "cuda":
+        see_only_own_gpu(request)
         if not torch.cuda.is_available():
             raise DeviceError("CudaUnavailable", "device 'cuda' was requested but torch sees no CUDA device")
-        torch.cuda.set_device(int(request.get("gpu", 0) or 0))
+        torch.cuda.set_device(0)
     else:
         # Triton reads this at each @jit: CPU jobs always run kernels in the interpreter.
         os.environ["TRITON_INTERPRET"] = "1"

@@ -101,6 +101,34 @@ def compare_outputs(outs: list, refs: list, atol: float, rtol: float) -> list:
     return [compare_output(i, out, ref, atol, rtol) for i, (out, ref) in enumerate(zip(outs, refs))]
 
 
+def changed_elements(first: torch.Tensor, second: torch.Tensor):
+    """Mask of the elements where two outputs of the same call differ (NaN equals NaN); None
+    when they cannot be compared element by element."""
+    if first.shape != second.shape or first.dtype != second.dtype:
+        return None
+    a, b = on_shared_device(first.detach(), second.detach())
+    if a.dtype.is_floating_point or a.dtype.is_complex:
+        return ~((a == b) | (torch.isnan(a) & torch.isnan(b)))
+    return a != b
+
+
+def not_judged_where_undefined(outs: list, refs: list, undefined: list) -> list:
+    """The candidate's outputs with the reference's values where the reference's own output is
+    undefined (see changed_elements), so those elements are not judged. Outputs whose shape or
+    dtype differs from the reference's are left as they are (the judge reports that)."""
+    judged = []
+    for index, out in enumerate(outs):
+        mask = undefined[index] if index < len(undefined) else None
+        ref = refs[index] if index < len(refs) else None
+        if (mask is None or ref is None or not isinstance(out, torch.Tensor) or out.shape != ref.shape
+                or out.dtype != ref.dtype or not bool(mask.any().item())):
+            judged.append(out)
+            continue
+        kept, ref = on_shared_device(out.detach(), ref.detach())
+        judged.append(torch.where(mask.to(kept.device), ref, kept))
+    return judged
+
+
 def on_shared_device(a: torch.Tensor, b: torch.Tensor):
     """a and b on one device: the GPU when either is there, else the CPU."""
     if a.device == b.device:

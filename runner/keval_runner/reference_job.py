@@ -8,7 +8,8 @@ import sys
 import torch
 
 from . import device_gate
-from .compare import as_output_list, compare_outputs
+from .checks import POISON_MAX_BYTES, poison_memory
+from .compare import as_output_list, changed_elements, compare_outputs, not_judged_where_undefined
 from .errors import describe
 from .inputs import build_inputs, synchronize, torch_device
 from .phases import phase
@@ -40,6 +41,7 @@ class ReferenceJob:
             with phase("reference_calls"), torch.no_grad(), self.device:
                 refs = as_output_list(self.module.reference(*args))
                 synchronize(self.device)
+                undefined = self.undefined_elements(case, seed, refs) if self.request.get("check_reference_defined") else None
         except (Exception, SystemExit) as exc:
             self._task_error("reference", exc, where)
             return
@@ -52,12 +54,28 @@ class ReferenceJob:
                     self.writer.send("compare", **where, missing=True, n_outputs=None,
                                      ref_n_outputs=len(refs), outputs=[])
                     return
+                if undefined is not None:
+                    outs = not_judged_where_undefined(outs, refs, undefined)
                 facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
+                for fact in facts if undefined is not None else []:
+                    mask = undefined[fact["index"]] if fact["index"] < len(undefined) else None
+                    fact["ref_undefined"] = int(mask.sum().item()) if mask is not None else 0
         except Exception as exc:
             self.writer.error("compare", **describe(exc), **where)
             return
         self.writer.send("compare", **where, missing=False, n_outputs=len(outs),
                          ref_n_outputs=len(refs), outputs=facts)
+
+    def undefined_elements(self, case, seed, refs: list) -> list:
+        """Calls the reference again on fresh inputs after filling free memory with NaN bytes;
+        per output, a mask of the elements that changed (None where the two calls' outputs do
+        not even have the same shape): those the reference never wrote or computed from memory
+        it never initialised."""
+        args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+        poison_memory(self.device, POISON_MAX_BYTES)
+        again = as_output_list(self.module.reference(*args))
+        synchronize(self.device)
+        return [changed_elements(a, b) for a, b in zip(refs, again)] + [None] * (len(refs) - len(again))
 
     def run(self) -> None:
         with phase("load"):

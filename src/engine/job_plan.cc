@@ -86,6 +86,7 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                  const JobDirs& dirs) {
   auto request = base_request("reference", task, settings, dirs, dirs.reference());
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  request["check_reference_defined"] = task.check_reference_defined;
   const auto& baselines = settings.baselines;
   if (settings.timing.enabled && std::find(baselines.begin(), baselines.end(), "compile") != baselines.end()) {
     // torch.compile's compile, here (sharing the GPU) rather than in the timing job (alone on it)

@@ -52,10 +52,13 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
   if (facts.reference) {
     for (const json* compare : facts.reference->of_type("compare")) {
       CaseResult& c = case_entry(result, compare->value("case", ""), compare->value("dtype", ""));
+      long long undefined = 0;
       for (const auto& out : compare->value("outputs", json::array())) {
         keep_max(c.max_abs_err, out["max_abs_err"]);
         keep_max(c.max_rel_err, out["max_rel_err"]);
+        undefined += out.value("ref_undefined", 0LL);
       }
+      c.reference_undefined = std::max(c.reference_undefined, undefined);
     }
   }
   const bool passed = result.judgement.verdict == Verdict::kPass;

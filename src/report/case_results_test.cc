@@ -36,5 +36,23 @@ TEST(CaseResults, EfficiencyUsesTheTasksComputeRateWhenItNamesOne) {
   EXPECT_NEAR(efficiency(task), tflops / 50, 1e-9);
 }
 
+// Elements the reference leaves undefined: summed over a call's outputs, the worst seed kept.
+TEST(CaseResults, ReferenceUndefinedIsTheWorstSeedsCountOverOutputs) {
+  Task task;
+  task.name = "t";
+  EvaluationFacts facts;
+  facts.reference = JobOutcome{};
+  auto compare = [](int seed, json outputs) {
+    return json{{"type", "compare"}, {"case", "perf"}, {"dtype", "float32"}, {"seed", seed}, {"outputs", outputs}};
+  };
+  facts.reference->messages.push_back(compare(1, {{{"ref_undefined", 3}}, {{"ref_undefined", 4}}}));
+  facts.reference->messages.push_back(compare(2, {{{"ref_undefined", 5}}, {{"max_abs_err", 0.0}}}));
+  SubmissionResult result;
+  fill_case_results(result, task, facts, "golden", /*on_gpu=*/true, nullptr);
+  ASSERT_EQ(result.cases.size(), 1u);
+  EXPECT_EQ(result.cases[0].reference_undefined, 7);
+  EXPECT_EQ(result.to_json()["cases"][0]["reference_undefined"], 7);
+}
+
 }  // namespace
 }  // namespace keval

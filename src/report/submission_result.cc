@@ -34,6 +34,7 @@ nlohmann::json SubmissionResult::to_json() const {
                           {"efficiency", optional_json(c.efficiency)},
                           {"max_abs_err", optional_json(c.max_abs_err)},
                           {"max_rel_err", optional_json(c.max_rel_err)},
+                          {"reference_undefined", c.reference_undefined},
                           {"baseline_ms", c.baseline_ms}});
   }
   return {{"id", id},
@@ -100,6 +101,7 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     cr.efficiency = optional_from(c, "efficiency");
     cr.max_abs_err = optional_from(c, "max_abs_err");
     cr.max_rel_err = optional_from(c, "max_rel_err");
+    cr.reference_undefined = c.value("reference_undefined", 0LL);
     cr.baseline_ms = c.value("baseline_ms", std::map<std::string, double>{});
     r.cases.push_back(std::move(cr));
   }

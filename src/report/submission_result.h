@@ -24,6 +24,7 @@ struct CaseResult {
   std::optional<double> achieved_gbps, achieved_tflops;  // task bytes/flops over time (GPU only)
   std::optional<double> efficiency;  // roofline fraction against the GPU's measured ceilings
   std::optional<double> max_abs_err, max_rel_err;        // worst over seeds and outputs
+  long long reference_undefined = 0;  // output elements the reference leaves undefined (not judged), worst seed
   std::map<std::string, double> baseline_ms;             // medians of the other baselines
 };
 

@@ -38,6 +38,10 @@ struct Task {
   bool inplace = false;
   bool require_kernel = true;  // false only for peer tasks judged by their own (PyTorch) rules
   bool shared_inputs = true;   // make_inputs is CPU-only: the worker builds inputs once per slot
+  // The reference job calls the reference a second time after poisoning free memory; elements
+  // that change are undefined in the reference and not judged (peer references whose kernels
+  // leave outputs partly unwritten).
+  bool check_reference_defined = false;
   std::string flops;
   std::string bytes;
   std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional

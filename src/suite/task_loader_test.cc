@@ -101,6 +101,12 @@ TEST_F(TaskLoaderTest, SharedInputsDefaultsToTrueAndCanBeTurnedOff) {
             std::string::npos);
 }
 
+TEST_F(TaskLoaderTest, CheckReferenceDefinedIsOffUnlessTheTaskAsks) {
+  EXPECT_FALSE(load_task(root_ / "scale").check_reference_defined);
+  write_task("scale", replace(kValidToml, "flops =", "check_reference_defined = true\nflops ="));
+  EXPECT_TRUE(load_task(root_ / "scale").check_reference_defined);
+}
+
 TEST_F(TaskLoaderTest, ComputeRateIsOptionalAndMustNameAMeasuredRate) {
   EXPECT_EQ(load_task(root_ / "scale").compute_rate, "");
   write_task("scale", replace(kValidToml, "flops =", "compute_rate = \"float32_ieee\"\nflops ="));

@@ -116,3 +116,15 @@ def test_strides_are_reported_for_both_sides():
     out = torch.zeros(3, 2).t()  # a transposed view
     f = compare_output(0, out, torch.zeros(2, 3), 0.0, 0.0)
     assert f["stride"] == [1, 2] and f["ref_stride"] == [3, 1] and f["n_over_tol"] == 0
+
+
+def test_changed_elements_treats_nan_as_equal_and_different_shapes_as_incomparable():
+    from keval_runner.compare import changed_elements, not_judged_where_undefined
+
+    first = torch.tensor([1.0, float("nan"), 3.0, 4.0])
+    second = torch.tensor([1.0, float("nan"), -3.0, 4.0])
+    mask = changed_elements(first, second)
+    assert mask.tolist() == [False, False, True, False]
+    assert changed_elements(first, second[:3]) is None
+    judged = not_judged_where_undefined([torch.tensor([0.0, 2.0, 7.0, 4.0])], [first], [mask])[0]
+    assert judged.tolist()[2] == 3.0 and judged.tolist()[0] == 0.0  # only the undefined element is taken

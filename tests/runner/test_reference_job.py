@@ -49,3 +49,24 @@ def test_failing_reference_is_a_reference_error(runner, jobs):
     error = only(messages, "error")
     assert (error["stage"], error["error_kind"], error["seed"]) == ("reference", "ArithmeticError", 1)
     assert of_type(messages, "compare") == []
+
+
+def test_elements_the_reference_leaves_undefined_are_counted_and_not_judged(runner, jobs):
+    task_dir = os.path.join(FIXTURES, "tasks", "partly_undefined")
+    runner.run(jobs.candidate("correct", cases=[case(seeds=[1])]))
+    request = jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)
+    unchecked = only(runner.run(dict(request)), "compare")["outputs"][0]
+    assert unchecked["n_over_tol"] == 10 and "ref_undefined" not in unchecked  # the check is per task
+    request["check_reference_defined"] = True
+    request["job"] += "-checked"
+    checked = only(runner.run(request), "compare")["outputs"][0]
+    assert checked["ref_undefined"] == 10 and checked["n_over_tol"] == 0
+
+
+def test_undefined_elements_do_not_hide_a_wrong_defined_element(runner, jobs):
+    task_dir = os.path.join(FIXTURES, "tasks", "partly_undefined")
+    runner.run(jobs.candidate("nan_output", cases=[case(seeds=[1])]))
+    request = jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)
+    request["check_reference_defined"] = True
+    facts = only(runner.run(request), "compare")["outputs"][0]
+    assert facts["ref_undefined"] == 10 and facts["n_over_tol"] == 2  # the NaN and the +1 stay judged

@@ -427,3 +427,16 @@ def test_tritons_compile_hooks_open_and_close_an_idle_stretch_and_a_launch_close
     finally:
         knobs.runtime.jit_cache_hook, knobs.runtime.jit_post_compile_hook = saved
         device_gate.reset()
+
+
+def test_a_job_sees_only_its_own_gpu_as_device_0(monkeypatch):
+    from keval_runner.child import see_only_own_gpu
+
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    request = {"device": "cuda", "gpu": 1}
+    see_only_own_gpu(request)
+    assert os.environ["CUDA_VISIBLE_DEVICES"] == "1" and request["gpu"] == 0
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "4, 6")  # the run's own selection: slot GPU 1 is 6
+    request = {"device": "cuda", "gpu": 1}
+    see_only_own_gpu(request)
+    assert os.environ["CUDA_VISIBLE_DEVICES"] == "6" and request["gpu"] == 0

@@ -174,7 +174,7 @@ class Task:
         self.perf_path = os.path.join(root, "metrics", "golden_metrics", f"{stem}_perf.py")
         self._impl = None
         self._test_code = None
-        self._data_utils = None
+        self._data_utils = {}  # per device text: its defaults (device='cuda') are bound when it loads
         self._perf_utils = None
         self._perf = {}
 
@@ -192,21 +192,23 @@ class Task:
         return getattr(self.impl(), self.function)
 
     # helpers the peer code imports by module name
-    def _helper(self, name: str, path: str):
+    def _helper(self, name: str, path: str, device: str):
         module = types.ModuleType(name)
         module.__file__ = path
-        module.__dict__[DEVICE_NAME] = "cpu"
+        module.__dict__[DEVICE_NAME] = device
         module.__dict__["_keval_synchronize"] = _synchronize
         exec(rewritten(path), module.__dict__)
         return module
 
     @contextlib.contextmanager
-    def _peer_modules(self, function):
-        """sys.modules as the peer's code expects it: data_utils, performance_utils and the
-        kernelbenchx package holding `function` under the task's module path; sys.path as it was
-        afterwards (the peer's code appends to it)."""
-        if self._data_utils is None and os.path.exists(os.path.join(self.root, "utils", "data_utils.py")):
-            self._data_utils = self._helper("data_utils", os.path.join(self.root, "utils", "data_utils.py"))
+    def _peer_modules(self, function, device: str = "cpu"):
+        """sys.modules as the peer's code expects it: data_utils (loaded for `device`: its
+        functions' default device is bound when it loads), performance_utils and the kernelbenchx
+        package holding `function` under the task's module path; sys.path as it was afterwards
+        (the peer's code appends to it)."""
+        data_utils_path = os.path.join(self.root, "utils", "data_utils.py")
+        if device not in self._data_utils and os.path.exists(data_utils_path):
+            self._data_utils[device] = self._helper("data_utils", data_utils_path, device)
         if self._perf_utils is None and os.path.exists(os.path.join(self.root, "metrics", "performance_utils.py")):
             perf_utils_path = os.path.join(self.root, "metrics", "performance_utils.py")
             self._perf_utils = types.ModuleType("performance_utils")
@@ -223,7 +225,7 @@ class Task:
         setattr(leaf, self.function, function)
         setattr(package, self.category, sub)
         setattr(sub, self.stem, leaf)
-        installed = {"data_utils": self._data_utils, "performance_utils": self._perf_utils,
+        installed = {"data_utils": self._data_utils.get(device), "performance_utils": self._perf_utils,
                      names[0]: package, names[1]: sub, names[2]: leaf}
         saved = {k: sys.modules.get(k) for k in installed}
         saved_path = list(sys.path)
@@ -240,11 +242,6 @@ class Task:
                 else:
                     sys.modules[key] = module
 
-    def _set_device(self, device: str):
-        for module in (self._data_utils,):
-            if module is not None:
-                module.__dict__[DEVICE_NAME] = device
-
     # KernelBenchX's test
     def run_tests(self, function, namespace: dict, device, seed: int) -> list:
         if self._test_code is None:
@@ -258,8 +255,7 @@ class Task:
         old_seed = os.environ.get("KERNELBENCHX_SEED")
         os.environ["KERNELBENCHX_SEED"] = str(seed)
         try:
-            with self._peer_modules(function):
-                self._set_device(text)
+            with self._peer_modules(function, text):
                 random.seed(seed)
                 torch.manual_seed(seed)
                 with torch.enable_grad():  # as KernelBenchX runs it (some tests call backward)
@@ -304,10 +300,9 @@ class Task:
         held = self._perf.get(id(function))
         _, instance, module = held if held is not None and held[0] is function else self._perf_load(function)
         module.__dict__[DEVICE_NAME] = device
-        self._set_device(device)
         torch.manual_seed(seed)
         random.seed(seed)
-        with self._peer_modules(self.reference_function()):
+        with self._peer_modules(self.reference_function(), device):
             if device == "meta":
                 with torch.device("meta"), _OnlyItem(instance, -1):
                     instance.get_input_tensors()

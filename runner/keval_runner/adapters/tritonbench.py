@@ -22,7 +22,7 @@ import sys
 from . import tritonbench_perf
 
 SEPARATOR = "#" * 146
-ADAPTER_VERSION = 1  # bump when generated tasks change meaning (it is the tasks' `version`)
+ADAPTER_VERSION = 2  # bump when generated tasks change meaning (it is the tasks' `version`)
 ENTRY = "tritonbench_test"
 RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tritonbench_runtime.py")
 
@@ -444,13 +444,17 @@ class TaskSpec:
         else:
             notes.append("inplace = true: performance inputs include output buffers the operator "
                          "writes (the test case has no tensor inputs).")
+        notes.append("check_reference_defined = true: the reference runs a second time after free "
+                     "GPU memory is filled with NaN bytes; output elements that change (left unwritten "
+                     "by the reference's kernels, or computed from memory they never initialised) are "
+                     "not judged, and each case counts them (reference_undefined).")
         fields = [
             ("name", self.name), ("version", ADAPTER_VERSION), ("track", self.track),
             ("category", self.category), ("difficulty", self.difficulty), ("entry", ENTRY),
             ("signature", f"{ENTRY}(seed: int) -> list[torch.Tensor]"),
             ("instruction", self.instruction), ("dtypes", ["float32"]),
             ("flops", "flops_n"), ("bytes", "bytes_n"), ("inplace", True),
-            ("require_kernel", self.require_kernel),
+            ("require_kernel", self.require_kernel), ("check_reference_defined", True),
             ("source", self.source), ("notes", " ".join(notes)),
         ]
         lines = [f"{key} = {toml_value(value)}" for key, value in fields]

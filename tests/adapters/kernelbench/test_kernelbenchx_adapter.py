@@ -111,6 +111,19 @@ def test_submissions_match_by_instruction_when_no_file_is_given(env, shared):
     assert rows[0]["task"] == "clipped_relu" and rows[1]["task"].startswith("(no task:")
 
 
+def test_data_utils_defaults_follow_the_device_of_the_call(suite):
+    """data_utils' `device="cuda"` defaults are bound when it loads: one copy per device, so a test
+    on a GPU does not get the CPU copy that built the performance inputs (session 6, H200)."""
+    import sys
+
+    from keval_runner.adapters import kernelbenchx_runtime as rt
+
+    task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
+    for device in ("cpu", "meta", "cpu"):
+        with task._peer_modules(task.reference_function(), device):
+            assert sys.modules["data_utils"].rand_tensor((2, 3)).device.type == device
+
+
 def test_flatten_compares_what_kernelbenchx_compares():
     import torch
 
