@@ -49,15 +49,22 @@ def case_dict(case: dict) -> dict:
     return result
 
 
+def _copy_to(t: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """A copy on device that is a leaf like the original: a plain .to() of a tensor that requires
+    grad is the output of a copy (not a leaf), and optimizers refuse such parameters."""
+    copy = t.detach().to(device, copy=True)
+    return copy.requires_grad_(True) if t.requires_grad else copy
+
+
 def to_device(value, device: torch.device):
     """Tensors (also inside list/tuple/dict arguments, one level) copied to device: always a
     copy, so a call that mutates its inputs never reaches the memoised originals."""
     if isinstance(value, torch.Tensor):
-        return value.to(device, copy=True)
+        return _copy_to(value, device)
     if isinstance(value, (list, tuple)):
-        return type(value)(v.to(device, copy=True) if isinstance(v, torch.Tensor) else v for v in value)
+        return type(value)(_copy_to(v, device) if isinstance(v, torch.Tensor) else v for v in value)
     if isinstance(value, dict):
-        return {k: (v.to(device, copy=True) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
+        return {k: (_copy_to(v, device) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
     return value
 
 

@@ -207,6 +207,11 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   if (auto integrity = judge_integrity(job, policy)) return integrity;
   if (!job.done) {
     std::string reason = "the process ended (" + exit_text(job) + ") before reporting every result";
+    // the first error it reported says why (a lost CUDA context, the runner's own fault)
+    for (const json* error : job.of_type("error")) {
+      reason += ": " + error_text(*error);
+      break;
+    }
     if (!job.stderr_tail.empty()) reason += "; stderr: " + job.stderr_tail.substr(0, 500);
     return Judgement{Verdict::kCrash, {reason}};
   }

@@ -96,6 +96,18 @@ TEST(JudgeTest, ExitWithoutDoneIsCrashEvenWithCodeZero) {
   EXPECT_EQ(verdict_of({job, std::nullopt}), Verdict::kCrash);
 }
 
+TEST(JudgeTest, CrashReasonCarriesTheFirstErrorTheProcessReported) {
+  JobOutcome job;
+  job.messages = {{{"type", "error"}, {"stage", "device"}, {"error_kind", "DeviceLost"},
+                   {"message", "CUDA context lost after a failed call: illegal memory access"}}};
+  job.exit_code = 4;
+  const Judgement j = judge({job, std::nullopt}, JudgePolicy{false});
+  EXPECT_EQ(j.verdict, Verdict::kCrash);
+  ASSERT_FALSE(j.reasons.empty());
+  EXPECT_NE(j.reasons[0].find("exit code 4"), std::string::npos) << j.reasons[0];
+  EXPECT_NE(j.reasons[0].find("illegal memory access"), std::string::npos) << j.reasons[0];
+}
+
 TEST(JudgeTest, KilledAtDeadlineIsTimeout) {
   JobOutcome job;
   job.timed_out = true;

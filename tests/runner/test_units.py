@@ -440,3 +440,12 @@ def test_a_job_sees_only_its_own_gpu_as_device_0(monkeypatch):
     request = {"device": "cuda", "gpu": 1}
     see_only_own_gpu(request)
     assert os.environ["CUDA_VISIBLE_DEVICES"] == "6" and request["gpu"] == 0
+
+
+def test_inputs_copied_to_the_device_stay_leaves_when_they_require_grad():
+    from keval_runner.inputs import to_device
+
+    param = torch.zeros(4, requires_grad=True)
+    for copied in (to_device(param, torch.device("cpu")), to_device([param], torch.device("cpu"))[0]):
+        assert copied.is_leaf and copied.requires_grad and copied.data_ptr() != param.data_ptr()
+        torch.optim.Adam([copied])  # refuses a tensor that is not a leaf

@@ -356,8 +356,9 @@ def _keval_tb_perf_call(namespace, seed, item):
     """One call of the perf file's call_op; its result flattened (outputs that are inputs are
     copied: the runner would take them for tampering)."""
     with _keval_tb_test_context(fill_empty=False):  # timed: no extra fills
-        if not _keval_tb_storages(item, set()):
-            _keval_tb_seed(seed)  # an input of sizes only: call_op draws its own tensors
+        # seeded before every call: call_op may draw its own tensors (an input of sizes only) or
+        # random numbers (dropout, sampling), the same in both runs and both processes
+        _keval_tb_seed(seed)
         result = _keval_tb_perf_instance(namespace).call_op(item)
     outputs = _keval_tb_flatten(result)
     inputs = _keval_tb_storages(item, set())

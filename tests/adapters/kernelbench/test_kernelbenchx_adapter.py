@@ -124,6 +124,21 @@ def test_data_utils_defaults_follow_the_device_of_the_call(suite):
             assert sys.modules["data_utils"].rand_tensor((2, 3)).device.type == device
 
 
+def test_perf_calls_are_seeded_so_a_random_reference_repeats_itself(suite):
+    import torch
+
+    from keval_runner.adapters import kernelbenchx_runtime as rt
+
+    task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
+
+    def dropout_like(x, *args, **kwargs):  # a reference that draws random numbers
+        return x * (torch.rand_like(x) > 0.5)
+
+    args = task.make_inputs({"name": "perf_0", "perf_index": 0}, 7)
+    first, second = task.call(dropout_like, {}, args), task.call(dropout_like, {}, args)
+    assert len(first) == 1 and torch.equal(first[0], second[0])
+
+
 def test_flatten_compares_what_kernelbenchx_compares():
     import torch
 

@@ -233,3 +233,20 @@ def test_performance_case_runs_through_the_runner(adapted_g, tmp_path):
     for compare in compares:
         (output,) = compare["outputs"]
         assert output["shape"] == [8192] and output["n_over_tol"] == 0
+
+
+def test_reference_defined_check_is_on_and_performance_calls_are_seeded(adapted_g, monkeypatch):
+    """The reference job checks which output elements the reference leaves undefined, and every
+    performance call seeds the RNGs (a dropout reference gives the same values in both runs)."""
+    import torch
+
+    from keval_runner.adapters import kb_common
+
+    task = adapted_g / "add_const"
+    assert "check_reference_defined = true" in (task / "task.toml").read_text()
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    reference = kb_common._load(str(task / "reference.py"), "tb_test_ref_add_const_seeded")
+    inputs = reference.make_inputs({"name": "perf3", "bench": 3}, "float32", 5)
+    torch.manual_seed(123)
+    reference.reference(*inputs)
+    assert torch.initial_seed() == 5
