@@ -18,7 +18,7 @@ from .compare import NonTensorOutput, as_output_list, max_abs_diff, tensors_iden
 from .errors import DeviceError, describe
 from .inputs import build_inputs, synchronize, tensors_in, torch_device
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
-from .output_files import output_path, save_outputs
+from .output_files import output_path, rerun_path, save_outputs
 from .phases import phase
 from .rotation import MAX_SETS, InputRotation, derived_seeds, input_bytes
 from .task_files import load_reference_module
@@ -161,6 +161,9 @@ class CandidateJob:
     # -- determinism, timing, profile ----------------------------------------------------
 
     def check_determinism(self, case, seed, first_outputs) -> None:
+        rerun = rerun_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
+        if os.path.exists(rerun):
+            os.remove(rerun)
         args = self._inputs(case, seed)
         if args is None:
             return
@@ -177,6 +180,9 @@ class CandidateJob:
         self.tamper_check("call", case, seed)
         same = len(first_outputs) == len(second) and all(
             tensors_identical(a, b) for a, b in zip(first_outputs, second))
+        if not same and self.request.get("save_rerun_outputs"):
+            with phase("save_outputs"):
+                save_outputs(rerun, second)
         self.send("determinism", **self._where(case, seed), same=same,
                   max_abs_diff=max_abs_diff(first_outputs, second))
 

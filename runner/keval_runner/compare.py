@@ -129,6 +129,17 @@ def not_judged_where_undefined(outs: list, refs: list, undefined: list) -> list:
     return judged
 
 
+def differs_where_defined(first: list, rerun: list, refs: list, undefined: list) -> bool:
+    """Whether the candidate's determinism re-run differs from its first call anywhere the
+    reference is defined. Both lists pass through not_judged_where_undefined first, so the
+    elements the reference leaves undefined are equal in both."""
+    if len(first) != len(rerun):
+        return True
+    a = not_judged_where_undefined(first, refs, undefined)
+    b = not_judged_where_undefined(rerun, refs, undefined)
+    return not all(tensors_identical(x, y) for x, y in zip(a, b))
+
+
 def on_shared_device(a: torch.Tensor, b: torch.Tensor):
     """a and b on one device: the GPU when either is there, else the CPU."""
     if a.device == b.device:

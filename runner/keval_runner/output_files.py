@@ -14,6 +14,12 @@ def output_path(outputs_dir: str, case: str, dtype: str, seed: int) -> str:
     return os.path.join(outputs_dir, f"{case}__{dtype}__{seed}.pt")
 
 
+def rerun_path(outputs_dir: str, case: str, dtype: str, seed: int) -> str:
+    """Where the determinism re-run's outputs go when they differ from the first call's (the
+    reference job then looks whether they differ only where the reference is undefined)."""
+    return output_path(outputs_dir, case, dtype, seed)[:-3] + "__rerun.pt"
+
+
 def plain_copy(t: torch.Tensor, device=None) -> torch.Tensor:
     """A plain torch.Tensor with t's values, on `device` (default: t's own). A subclass's
     __torch_function__ is not consulted, so it cannot substitute other values for the copy."""

@@ -9,11 +9,12 @@ import torch
 
 from . import device_gate
 from .checks import POISON_MAX_BYTES, poison_memory
-from .compare import as_output_list, changed_elements, compare_outputs, not_judged_where_undefined
+from .compare import (as_output_list, changed_elements, compare_outputs, differs_where_defined,
+                      not_judged_where_undefined)
 from .errors import describe
 from .inputs import build_inputs, synchronize, torch_device
 from .phases import phase
-from .output_files import load_outputs, output_path
+from .output_files import load_outputs, output_path, rerun_path
 from .task_files import load_reference_module
 
 
@@ -57,14 +58,19 @@ class ReferenceJob:
                 if undefined is not None:
                     outs = not_judged_where_undefined(outs, refs, undefined)
                 facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
-                for fact in facts if undefined is not None else []:
-                    mask = undefined[fact["index"]] if fact["index"] < len(undefined) else None
-                    fact["ref_undefined"] = int(mask.sum().item()) if mask is not None else 0
+                extra = {}
+                if undefined is not None:
+                    for fact in facts:
+                        mask = undefined[fact["index"]] if fact["index"] < len(undefined) else None
+                        fact["ref_undefined"] = int(mask.sum().item()) if mask is not None else 0
+                    rerun = load_outputs(rerun_path(self.request["outputs_dir"], case["name"], case["dtype"], seed))
+                    if rerun is not None:
+                        extra["rerun_differs_where_defined"] = differs_where_defined(outs, rerun, refs, undefined)
         except Exception as exc:
             self.writer.error("compare", **describe(exc), **where)
             return
         self.writer.send("compare", **where, missing=False, n_outputs=len(outs),
-                         ref_n_outputs=len(refs), outputs=facts)
+                         ref_n_outputs=len(refs), outputs=facts, **extra)
 
     def undefined_elements(self, case, seed, refs: list) -> list:
         """Calls the reference again on fresh inputs after filling free memory with NaN bytes;

@@ -59,6 +59,9 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
   request["code_file"] = std::filesystem::absolute(code_file).string();
   request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
   request["check_determinism"] = settings.check_determinism;
+  // a re-run that differs is kept, so the reference job can tell whether it differs only
+  // where the reference itself is undefined
+  request["save_rerun_outputs"] = task.check_reference_defined;
   request["checks"] = settings.checks.to_json(settings.device);
   request["checks"]["profile_kernels"] = false;  // the timing job profiles
   return request;

@@ -347,6 +347,23 @@ Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
   }
 }
 
+namespace {
+
+// The reference job compared the candidate's differing re-run with its first call outside the
+// elements the reference leaves undefined (tasks with check_reference_defined) and found none.
+bool differs_only_where_reference_undefined(const json& check, const std::vector<const json*>& compares) {
+  for (const json* compare : compares) {
+    if (compare->value("case", "") == check.value("case", "") &&
+        compare->value("dtype", "") == check.value("dtype", "") && (*compare)["seed"] == check["seed"] &&
+        compare->contains("rerun_differs_where_defined")) {
+      return !(*compare)["rerun_differs_where_defined"].get<bool>();
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
   if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
@@ -362,7 +379,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (findings.any()) return findings.result();
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
   for (const json* check : facts.candidate.of_type("determinism")) {
-    if (!check->value("same", true)) {
+    if (!check->value("same", true) && !differs_only_where_reference_undefined(*check, compares)) {
       return {Verdict::kNondeterministic,
               {where(*check) + "two runs on the same inputs differ (max abs diff " +
                number((*check)["max_abs_diff"]) + ")"}};

@@ -108,6 +108,18 @@ TEST(JudgeTest, CrashReasonCarriesTheFirstErrorTheProcessReported) {
   EXPECT_NE(j.reasons[0].find("illegal memory access"), std::string::npos) << j.reasons[0];
 }
 
+TEST(JudgeTest, ARerunThatDiffersOnlyWhereTheReferenceIsUndefinedIsNotNondeterminism) {
+  json differs = {{"type", "determinism"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7},
+                  {"same", false}, {"max_abs_diff", 3.0}};
+  json checked = compare({output({37}, "float32", 0)});
+  checked["rerun_differs_where_defined"] = false;
+  EXPECT_EQ(verdict_of({finished({call(), differs}), finished({checked})}), Verdict::kPass);
+  checked["rerun_differs_where_defined"] = true;
+  EXPECT_EQ(verdict_of({finished({call(), differs}), finished({checked})}), Verdict::kNondeterministic);
+  EXPECT_EQ(verdict_of({finished({call(), differs}), finished({compare({output({37}, "float32", 0)})})}),
+            Verdict::kNondeterministic);  // no re-check: the difference stands
+}
+
 TEST(JudgeTest, KilledAtDeadlineIsTimeout) {
   JobOutcome job;
   job.timed_out = true;

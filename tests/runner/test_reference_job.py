@@ -70,3 +70,16 @@ def test_undefined_elements_do_not_hide_a_wrong_defined_element(runner, jobs):
     request["check_reference_defined"] = True
     facts = only(runner.run(request), "compare")["outputs"][0]
     assert facts["ref_undefined"] == 10 and facts["n_over_tol"] == 2  # the NaN and the +1 stay judged
+
+
+def test_a_rerun_that_differs_only_where_the_reference_is_undefined_is_reported_as_such(runner, jobs):
+    task_dir = os.path.join(FIXTURES, "tasks", "partly_undefined")
+    for name, differs_where_defined in (("varies_in_undefined_tail", False), ("nondeterministic", True)):
+        request = jobs.candidate(name, cases=[case(seeds=[1])], determinism=True)
+        request["save_rerun_outputs"] = True
+        determinism = only(runner.run(request), "determinism")
+        assert determinism["same"] is False
+        reference = jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)
+        reference["check_reference_defined"] = True
+        compare = only(runner.run(reference), "compare")
+        assert compare["rerun_differs_where_defined"] is differs_where_defined, name
