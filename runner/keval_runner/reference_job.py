@@ -39,7 +39,10 @@ class ReferenceJob:
             self._task_error("inputs", exc, where)
             return
         try:
-            with phase("reference_calls"), torch.no_grad(), self.device:
+            # no default-device context: the candidate and timing jobs call without one, so a
+            # factory without a device (a TritonBench test's torch.randn(...).cuda()) draws from
+            # the same generator on both sides
+            with phase("reference_calls"), torch.no_grad():
                 refs = as_output_list(self.module.reference(*args))
                 synchronize(self.device)
                 undefined = self.undefined_elements(case, seed, refs) if self.request.get("check_reference_defined") else None

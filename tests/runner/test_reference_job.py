@@ -83,3 +83,10 @@ def test_a_rerun_that_differs_only_where_the_reference_is_undefined_is_reported_
         reference["check_reference_defined"] = True
         compare = only(runner.run(reference), "compare")
         assert compare["rerun_differs_where_defined"] is differs_where_defined, name
+
+
+def test_the_reference_is_called_without_a_default_device_context(runner, jobs):
+    runner.run(jobs.candidate("correct", cases=[case(seeds=[1])]))
+    task_dir = os.path.join(FIXTURES, "tasks", "mode_stack")
+    facts = only(runner.run(jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)), "compare")["outputs"][0]
+    assert facts["n_over_tol"] == 0 and facts["max_abs_err"] == 0.0
