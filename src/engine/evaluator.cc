@@ -29,7 +29,7 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    DeviceLease* lease, JobRunner* sanitizer) {
+                                    DeviceLease* lease, JobRunner* sanitizer, EvaluationLimit* limit) {
   dirs.create();
   EvaluationFacts facts;
   // Correctness jobs share the device; each takes its share anew, so a waiting timing job
@@ -44,6 +44,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   // device alone (device_memory.h). The request has no hold file and no gate then, so the job
   // never pauses for its own hold.
   auto again_alone = [&](JobRunner& on, const nlohmann::json& request, const JobOutcome& first) {
+    if (limit) limit->shrink();  // fewer evaluations at once on this GPU from now on
     const auto asked = std::chrono::steady_clock::now();
     std::lock_guard<DeviceLease> alone(*lease);
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();

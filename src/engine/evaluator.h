@@ -1,6 +1,7 @@
 #pragma once
 // Runs one submission through its jobs: correctness (candidate), comparison (reference), timing.
 #include "engine/device_lease.h"
+#include "engine/evaluation_limit.h"
 #include "engine/job_plan.h"
 #include "engine/job_runner.h"
 #include "judge/evaluation_facts.h"
@@ -15,8 +16,10 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings);
 // other slots' correctness jobs; the timing job (only for submissions that passed so far)
 // holds it alone, so timed work never shares the GPU. Saved outputs are removed afterwards. With `sanitizer`
 // (--sanitize), a submission correct so far also runs its small cases there before timing.
+// A job that runs out of device memory shrinks `limit` (the GPU's evaluations at once), if given.
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    DeviceLease* lease, JobRunner* sanitizer = nullptr);
+                                    DeviceLease* lease, JobRunner* sanitizer = nullptr,
+                                    EvaluationLimit* limit = nullptr);
 
 }  // namespace keval

@@ -145,7 +145,10 @@ TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
   lease.set_hold_file(dirs.root / "device-hold-0");
   FakeRunner runner(&lease);
   runner.out_of_memory_runs = 1;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EvaluationLimit limit;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, nullptr, &limit);
+  EXPECT_EQ(limit.out_of_memory(), 1);  // fewer evaluations at once on this GPU from now on
+  EXPECT_EQ(limit.limit(), 1);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate", "reference", "timing"}));
   EXPECT_EQ(runner.candidate_alone, (std::vector<bool>{false, true}));
   // the second run never pauses for the hold its own lease keeps

@@ -279,7 +279,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   // shares a GPU with another job's kernels (on the CPU, timing shares nothing either: wall-clock
   // samples of two interpreters on two cores would disturb each other).
   std::map<int, DeviceLease> leases;
+  std::map<int, EvaluationLimit> limits;  // fewer evaluations at once on a GPU that ran out of memory
   for (int g : gpus) {
+    limits[g];
     leases[g].set_hold_file(std::filesystem::absolute(work_root / ("device-hold-" + std::to_string(g))));
   }
   std::mutex mutex;
@@ -330,8 +332,13 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
     // expose an entry); it runs in the submission's module, so its kernels stay "own".
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
-    EvaluationFacts facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
-                                                sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr);
+    EvaluationFacts facts;
+    {
+      EvaluationPlace place(limits.at(runner.gpu()));
+      facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
+                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr,
+                                  &limits.at(runner.gpu()));
+    }
     SubmissionResult result;
     result.id = s.id;
     result.task = s.task;
@@ -362,6 +369,12 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     progress.finished_one(false, submissions[i].id + " crash (harness)");
   });
   progress.close();
+  for (const auto& [g, limit] : limits) {
+    if (limit.out_of_memory() > 0) {
+      log << "keval: " << limit.out_of_memory() << " job(s) ran out of device memory on GPU " << g
+          << " and ran again alone; at most " << limit.limit() << " evaluation(s) at once there after that\n";
+    }
+  }
   for (auto [i, first] : same_code_as) {
     if (!results[first]) continue;
     results[i] = *results[first];
