@@ -3,10 +3,15 @@
 namespace keval {
 namespace {
 
+// torch's allocator, the driver, the runtime (a context that could not be made: "CUDA error:
+// out of memory" at set_device) and cuBLAS (a handle that could not be made), as seen on the
+// H200 with too many slots for a peer suite's inputs (session 6).
 bool names_out_of_memory(const std::string& text) {
-  return text.find("OutOfMemoryError") != std::string::npos ||
-         text.find("CUDA out of memory") != std::string::npos ||
-         text.find("CUDA_ERROR_OUT_OF_MEMORY") != std::string::npos;
+  for (const char* sign : {"OutOfMemoryError", "CUDA out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
+                           "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED"}) {
+    if (text.find(sign) != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace

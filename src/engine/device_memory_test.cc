@@ -20,6 +20,17 @@ TEST(DeviceMemoryTest, TheRunnersOwnAllocationFailingOnStderrCounts) {
   EXPECT_TRUE(ran_out_of_device_memory(job));
 }
 
+TEST(DeviceMemoryTest, AContextOrACublasHandleThatCouldNotBeMadeCounts) {
+  for (const char* message : {"AcceleratorError: CUDA error: out of memory\nSearch for `cudaErrorMemoryAllocation'",
+                              "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"}) {
+    JobOutcome job;
+    job.exit_code = 3;
+    job.messages.push_back({{"type", "error"}, {"stage", "runner"}, {"error_kind", "AcceleratorError"},
+                            {"message", message}});
+    EXPECT_TRUE(ran_out_of_device_memory(job)) << message;
+  }
+}
+
 TEST(DeviceMemoryTest, OtherFailuresDoNot) {
   JobOutcome job;
   job.done = true;
