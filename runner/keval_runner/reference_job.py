@@ -45,7 +45,9 @@ class ReferenceJob:
             with phase("reference_calls"), torch.no_grad():
                 refs = as_output_list(self.module.reference(*args))
                 synchronize(self.device)
-                undefined = self.undefined_elements(case, seed, refs) if self.request.get("check_reference_defined") else None
+                undefined = None
+                if self.request.get("check_reference_defined"):
+                    undefined = self.undefined_elements(case, seed, refs)
         except (Exception, SystemExit) as exc:
             self._task_error("reference", exc, where)
             return
