@@ -21,6 +21,9 @@ DEVICE=${DEVICE:-cuda}
 # THROUGHPUT_JOBS: slots per GPU for the throughput bench (default $JOBS)
 # TASKS=a,b: the suite step validates only these (a STATUS.md from several runs:
 # keval validate --status FILE --from RESULTS --from RESULTS2 ...)
+# Peer steps: PEER_SUITES (peers: which suites), PEER_TASKS (a --tasks glob), PEER_JOBS (slots
+# per GPU), LLM_TIMEOUT (peers-llm: seconds per job and per script), JUDGE_JOBS (compare-judges
+# scripts at once), KBX_TASKS (kbx-published)
 T="timeout -k 5 $STEP_TIMEOUT"
 CORE=vector_add,relu,softmax,layer_norm,rms_norm,row_sum,matmul,bias_gelu,cross_entropy,cumsum,rope,w8a16_matmul
 steps=${*:-env core demo}
