@@ -106,10 +106,7 @@ def changed_elements(first: torch.Tensor, second: torch.Tensor):
     when they cannot be compared element by element."""
     if first.shape != second.shape or first.dtype != second.dtype:
         return None
-    a, b = on_shared_device(first.detach(), second.detach())
-    if a.dtype.is_floating_point or a.dtype.is_complex:
-        return ~((a == b) | (torch.isnan(a) & torch.isnan(b)))
-    return a != b
+    return ~_same_elements(*on_shared_device(first.detach(), second.detach()))
 
 
 def not_judged_where_undefined(outs: list, refs: list, undefined: list) -> list:
@@ -148,19 +145,25 @@ def on_shared_device(a: torch.Tensor, b: torch.Tensor):
     return a.to(device), b.to(device)
 
 
+def _same_elements(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Elementwise equality of two tensors of one shape, dtype and device, NaN equal to NaN."""
+    if a.element_size() == 1 and a.dtype.is_floating_point:
+        # float8 has no equality kernels: compare the bytes (NaN patterns included)
+        return a.view(torch.uint8) == b.view(torch.uint8)
+    if a.dtype.is_floating_point or a.dtype.is_complex:
+        return (a == b) | (torch.isnan(a) & torch.isnan(b))
+    return a == b
+
+
 def tensors_identical(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Same shape, dtype and values, NaN equal to NaN (used for mutation and determinism)."""
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
     a, b = on_shared_device(a, b)
-    if a.element_size() == 1 and a.dtype.is_floating_point:
-        # float8 has no equality kernels: compare the bytes (NaN patterns included)
-        return torch.equal(a.view(torch.uint8), b.view(torch.uint8))
-    if torch.equal(a, b):
+    float8 = a.element_size() == 1 and a.dtype.is_floating_point
+    if not float8 and torch.equal(a, b):  # the common case, without an elementwise mask
         return True
-    if not (a.dtype.is_floating_point or a.dtype.is_complex):
-        return False
-    return bool(((a == b) | (torch.isnan(a) & torch.isnan(b))).all().item())
+    return bool(_same_elements(a, b).all().item())
 
 
 def max_abs_diff(outs_a: list, outs_b: list):

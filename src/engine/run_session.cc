@@ -281,7 +281,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::map<int, DeviceLease> leases;
   std::map<int, EvaluationLimit> limits;  // fewer evaluations at once on a GPU that ran out of memory
   for (int g : gpus) {
-    limits[g];
+    limits.try_emplace(g);
     leases[g].set_hold_file(std::filesystem::absolute(work_root / ("device-hold-" + std::to_string(g))));
   }
   std::mutex mutex;
