@@ -8,7 +8,7 @@ import sys
 import torch
 
 from . import device_gate
-from .checks import POISON_MAX_BYTES, poison_memory
+from .checks import POISON_MAX_BYTES, GuardBands, poison_memory
 from .compare import (as_output_list, changed_elements, compare_outputs, differs_where_defined,
                       not_judged_where_undefined)
 from .errors import describe
@@ -78,11 +78,15 @@ class ReferenceJob:
                          ref_n_outputs=len(refs), outputs=facts, **extra)
 
     def undefined_elements(self, case, seed, refs: list) -> list:
-        """Calls the reference again on fresh inputs after filling free memory with NaN bytes;
-        per output, a mask of the elements that changed (None where the two calls' outputs do
-        not even have the same shape): those the reference never wrote or computed from memory
-        it never initialised."""
+        """Calls the reference again on fresh inputs, placed between NaN guard bands as a
+        candidate's are, after filling free memory with NaN bytes; per output, a mask of the
+        elements that changed (None where the two calls' outputs do not even have the same
+        shape): those the reference never wrote or computed from memory it never initialised,
+        an input's neighbours included."""
         args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+        guard_bytes = int(self.request.get("reference_guard_bytes") or 0)
+        if guard_bytes > 0:
+            args = GuardBands(args, guard_bytes).args
         poison_memory(self.device, POISON_MAX_BYTES)
         again = as_output_list(self.module.reference(*args))
         synchronize(self.device)

@@ -232,6 +232,16 @@ TEST_F(EvaluatorTest, ReferenceJobWarmsTorchCompileOnTheTimedCasesOnlyWhenItIsAB
   EXPECT_FALSE(reference_request(tiny_task(), settings, dirs).contains("warm_compile"));
 }
 
+TEST_F(EvaluatorTest, ReferenceJobGuardsItsSecondCallOnlyWhenTheTaskChecksReferenceDefinedness) {
+  RunSettings settings;
+  Task task = tiny_task();
+  EXPECT_FALSE(reference_request(task, settings, dirs).contains("reference_guard_bytes"));
+  task.check_reference_defined = true;
+  json request = reference_request(task, settings, dirs);
+  EXPECT_TRUE(request["check_reference_defined"].get<bool>());
+  EXPECT_EQ(request["reference_guard_bytes"], settings.checks.guard_bytes);
+}
+
 TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBeforeTiming) {
   DeviceLease lease;
   FakeRunner runner(&lease), sanitizer(&lease);

@@ -90,3 +90,16 @@ def test_the_reference_is_called_without_a_default_device_context(runner, jobs):
     task_dir = os.path.join(FIXTURES, "tasks", "mode_stack")
     facts = only(runner.run(jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)), "compare")["outputs"][0]
     assert facts["n_over_tol"] == 0 and facts["max_abs_err"] == 0.0
+
+
+def test_elements_read_from_past_an_inputs_end_are_undefined_with_reference_guard_bands(runner, jobs):
+    task_dir = os.path.join(FIXTURES, "tasks", "reads_past_end")
+    runner.run(jobs.candidate("correct", cases=[case(seeds=[1])]))
+    request = jobs.reference(cases=[case(seeds=[1])], task_dir=task_dir)
+    request["check_reference_defined"] = True
+    unguarded = only(runner.run(dict(request)), "compare")["outputs"][0]
+    assert unguarded["ref_undefined"] == 0  # without guards both calls read the same 0
+    request["reference_guard_bytes"] = 4096
+    request["job"] += "-guarded"
+    guarded = only(runner.run(request), "compare")["outputs"][0]
+    assert guarded["ref_undefined"] == 1 and guarded["n_over_tol"] == 0
