@@ -26,6 +26,8 @@ POISON_MAX_BYTES = 256 << 20
 POISON_MIN_BYTES = 1 << 20
 SMALL_POOL_BLOCK = 1 << 20  # the CUDA caching allocator serves requests up to 1 MiB from a pool of its own
 SMALL_POOL_BLOCKS = 8
+NAN_BYTE = 0xFF  # NaN in every float format
+FINITE_BYTE = 0x33  # finite in every float format (4.2e-8 float32, 0.22 float16)
 
 CHECK_FIELDS = {"guard_bytes": int, "poison_outputs": bool, "tamper": bool, "timed_output_check": bool,
                 "profile_kernels": bool}
@@ -83,9 +85,11 @@ def guard_size(guard_bytes: int) -> int:
     return -(-int(guard_bytes) // GUARD_ALIGN) * GUARD_ALIGN
 
 
-def canary_bytes(dtype: torch.dtype, nbytes: int) -> torch.Tensor:
-    """nbytes of canary for dtype, as uint8 on the CPU."""
-    if dtype.is_floating_point or dtype.is_complex:
+def canary_bytes(dtype: torch.dtype, nbytes: int, finite: bool = False) -> torch.Tensor:
+    """nbytes of canary for dtype, as uint8 on the CPU: NaN for floats, or a finite value."""
+    if finite:
+        element = torch.tensor([FINITE_BYTE], dtype=torch.uint8)
+    elif dtype.is_floating_point or dtype.is_complex:
         element = torch.full((1,), float("nan"), dtype=torch.float32).to(dtype).view(torch.uint8)
     else:
         element = torch.tensor([0x7F], dtype=torch.uint8)
@@ -108,7 +112,7 @@ def storage_span(t: torch.Tensor) -> torch.Tensor:
 class Guarded:
     """One input placed between guard bands; `tensor` has the input's shape, strides and dtype."""
 
-    def __init__(self, t: torch.Tensor, guard_bytes: int):
+    def __init__(self, t: torch.Tensor, guard_bytes: int, finite: bool = False):
         self.guard = guard_size(guard_bytes)
         span = _span_elements(t)
         data_bytes = span * t.element_size()
@@ -116,7 +120,7 @@ class Guarded:
         raw = torch.empty(total + GUARD_ALIGN, dtype=torch.uint8, device=t.device)
         shift = (-raw.data_ptr()) % GUARD_ALIGN  # the data starts 256-byte aligned (as cudaMalloc's)
         self.buffer = raw[shift: shift + total]
-        self.canary = canary_bytes(t.dtype, self.guard).to(t.device)
+        self.canary = canary_bytes(t.dtype, self.guard, finite).to(t.device)
         self.buffer[: self.guard].copy_(self.canary)
         self.buffer[self.guard + data_bytes:].copy_(self.canary)
         self.data_bytes = data_bytes
@@ -139,11 +143,11 @@ class Guarded:
 class GuardBands:
     """The guarded copies of one call's inputs."""
 
-    def __init__(self, args, guard_bytes: int):
+    def __init__(self, args, guard_bytes: int, finite: bool = False):
         self.guarded = []
 
         def place(t):
-            g = Guarded(t, guard_bytes)
+            g = Guarded(t, guard_bytes, finite)
             self.guarded.append(g)
             return g.tensor
 
@@ -176,9 +180,9 @@ def _cached_free_block_sizes(device: torch.device) -> list:
     return sorted(sizes)
 
 
-def poison_memory(device: torch.device, nbytes: int) -> bool:
-    """Allocates nbytes, fills it with 0xFF and frees it, so the next allocations of the call
-    start as NaN. On CUDA also every free block the caching allocator holds (each requested at
+def poison_memory(device: torch.device, nbytes: int, fill: int = NAN_BYTE) -> bool:
+    """Allocates nbytes, fills it with `fill` bytes (NaN by default) and frees it, so the next
+    allocations of the call start as NaN. On CUDA also every free block the caching allocator holds (each requested at
     its own size, smallest first, so best fit hands out exactly those blocks), so a torch.empty
     output cannot come back holding an earlier tensor's values. On the CPU: best effort."""
     try:
@@ -192,7 +196,7 @@ def poison_memory(device: torch.device, nbytes: int) -> bool:
             blocks += [torch.empty(size, dtype=torch.uint8, device=device)
                        for size in _cached_free_block_sizes(device)]
         for block in blocks:
-            block.fill_(0xFF)
+            block.fill_(fill)
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         del blocks

@@ -8,7 +8,7 @@ import sys
 import torch
 
 from . import device_gate
-from .checks import POISON_MAX_BYTES, GuardBands, poison_memory
+from .checks import FINITE_BYTE, POISON_MAX_BYTES, GuardBands, poison_memory
 from .compare import (as_output_list, changed_elements, compare_outputs, differs_where_defined,
                       not_judged_where_undefined)
 from .errors import describe
@@ -32,9 +32,12 @@ class ReferenceJob:
 
     def compare_one(self, case, seed) -> None:
         where = {"case": case["name"], "dtype": case["dtype"], "seed": seed}
+        defined_check = bool(self.request.get("check_reference_defined"))
         try:
             with phase("inputs"):
                 args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+                if defined_check:
+                    args = self.surrounded(args, finite=True)
         except Exception as exc:
             self._task_error("inputs", exc, where)
             return
@@ -43,10 +46,12 @@ class ReferenceJob:
             # factory without a device (a TritonBench test's torch.randn(...).cuda()) draws from
             # the same generator on both sides
             with phase("reference_calls"), torch.no_grad():
+                if defined_check:
+                    poison_memory(self.device, POISON_MAX_BYTES, FINITE_BYTE)
                 refs = as_output_list(self.module.reference(*args))
                 synchronize(self.device)
                 undefined = None
-                if self.request.get("check_reference_defined"):
+                if defined_check:
                     undefined = self.undefined_elements(case, seed, refs)
         except (Exception, SystemExit) as exc:
             self._task_error("reference", exc, where)
@@ -77,16 +82,20 @@ class ReferenceJob:
         self.writer.send("compare", **where, missing=False, n_outputs=len(outs),
                          ref_n_outputs=len(refs), outputs=facts, **extra)
 
-    def undefined_elements(self, case, seed, refs: list) -> list:
-        """Calls the reference again on fresh inputs, placed between NaN guard bands as a
-        candidate's are, after filling free memory with NaN bytes; per output, a mask of the
-        elements that changed (None where the two calls' outputs do not even have the same
-        shape): those the reference never wrote or computed from memory it never initialised,
-        an input's neighbours included."""
-        args = build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+    def surrounded(self, args, finite: bool):
+        """args between guard bands (reference_guard_bytes; none when 0), finite or NaN."""
         guard_bytes = int(self.request.get("reference_guard_bytes") or 0)
-        if guard_bytes > 0:
-            args = GuardBands(args, guard_bytes).args
+        return GuardBands(args, guard_bytes, finite).args if guard_bytes > 0 else args
+
+    def undefined_elements(self, case, seed, refs: list) -> list:
+        """The first call ran with free memory and the inputs' guard bands holding finite bytes;
+        this one calls the reference again on fresh inputs with both holding NaN bytes (as a
+        candidate's call does). Per output, a mask of the elements that changed (None where the
+        two calls' outputs do not even have the same shape): those the reference never wrote
+        or computed from memory it never initialised, an input's neighbours included. Two
+        different fills, so an unwritten element cannot hold the same bytes by chance."""
+        args = self.surrounded(build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device),
+                               finite=False)
         poison_memory(self.device, POISON_MAX_BYTES)
         again = as_output_list(self.module.reference(*args))
         synchronize(self.device)

@@ -113,6 +113,16 @@ def test_canaries_are_nan_for_floats_and_0x7f_for_integers():
     assert checks.canary_bytes(torch.int32, 256).tolist() == [0x7F] * 256
 
 
+def test_finite_canaries_are_finite_in_every_float_format():
+    # the reference-defined check's first call: its fill must differ from the second call's NaN
+    dtypes = (torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.float8_e4m3fn, torch.float8_e5m2)
+    for dtype in dtypes:
+        values = checks.canary_bytes(dtype, 256, finite=True).view(dtype).float()
+        assert torch.isfinite(values).all(), dtype
+    bands = checks.GuardBands((torch.ones(3),), 256, finite=True)
+    assert bands.guarded[0].buffer[:256].tolist() == [checks.FINITE_BYTE] * 256 and bands.violations() == []
+
+
 def test_poisoning_runs_on_the_cpu():
     assert checks.poison_memory(torch.device("cpu"), checks.poison_size([torch.ones(10)])) is True
     assert checks.poison_size([torch.ones(1 << 28, dtype=torch.uint8)]) == checks.POISON_MAX_BYTES
