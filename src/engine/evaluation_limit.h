@@ -1,7 +1,7 @@
 #pragma once
 // How many evaluations may run on one GPU at once. Unlimited (every slot of the GPU) until a
-// job there runs out of device memory; then half of those running at that moment (at least
-// one), halving again at each later out-of-memory retry. Each running evaluation's processes
+// job there runs out of device memory beside the others and then fits alone; then half of
+// those running at that moment (at least one), halving again at each later such retry. Each running evaluation's processes
 // hold device memory (inputs, outputs, caches), so a suite whose inputs are large (KernelBench:
 // up to 6 GiB a tensor) goes on with fewer of them at once instead of failing again.
 #include <condition_variable>

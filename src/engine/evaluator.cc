@@ -44,13 +44,16 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   // device alone (device_memory.h). The request has no hold file and no gate then, so the job
   // never pauses for its own hold.
   auto again_alone = [&](JobRunner& on, const nlohmann::json& request, const JobOutcome& first) {
-    if (limit) limit->shrink();  // fewer evaluations at once on this GPU from now on
     const auto asked = std::chrono::steady_clock::now();
     std::lock_guard<DeviceLease> alone(*lease);
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
     JobOutcome again = on.run(request, settings.timeout);
     again.lease_wait_s = first.lease_wait_s + waited;
     again.retried_alone = true;
+    // The other slots were the cause only if it fits alone: then fewer evaluations at once on
+    // this GPU from now on. A job that runs out alone too needs more than the GPU has (a
+    // TritonBench-T input of 64 GiB); fewer at once would only slow the rest (session 7).
+    if (limit && !ran_out_of_device_memory(again)) limit->shrink();
     return again;
   };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {

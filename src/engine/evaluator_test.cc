@@ -176,8 +176,11 @@ TEST_F(EvaluatorTest, OutOfMemoryTwiceKeepsTheSecondRunsOutcome) {
   DeviceLease lease;
   FakeRunner runner(&lease);
   runner.out_of_memory_runs = 2;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EvaluationLimit limit;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, nullptr, &limit);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate"}));
+  EXPECT_EQ(limit.limit(), 0);  // out of memory alone too: the other slots were not the cause
+  EXPECT_EQ(limit.out_of_memory(), 0);
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_NE(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
 }
