@@ -124,15 +124,19 @@ class Guarded:
         self.buffer[: self.guard].copy_(self.canary)
         self.buffer[self.guard + data_bytes:].copy_(self.canary)
         self.data_bytes = data_bytes
-        if span:
-            flat = self.buffer[self.guard: self.guard + data_bytes].view(t.dtype)
-            flat.copy_(storage_span(t))
-            self.tensor = flat.as_strided(tuple(t.shape), tuple(t.stride()), flat.storage_offset())
-        else:
-            empty = self.buffer[self.guard: self.guard].view(t.dtype)
-            self.tensor = empty.as_strided(tuple(t.shape), tuple(t.stride()))
-        if t.requires_grad:
+        with torch.no_grad():  # a copy, not a step of t's graph: the guarded tensor stays a leaf
+            if span:
+                flat = self.buffer[self.guard: self.guard + data_bytes].view(t.dtype)
+                flat.copy_(storage_span(t))
+                self.tensor = flat.as_strided(tuple(t.shape), tuple(t.stride()), flat.storage_offset())
+            else:
+                empty = self.buffer[self.guard: self.guard].view(t.dtype)
+                self.tensor = empty.as_strided(tuple(t.shape), tuple(t.stride()))
+        if t.requires_grad and t.is_leaf:
+            # an optimizer's parameter (TritonBench-T's Adam): a leaf, with its gradient
             self.tensor.requires_grad_(True)
+            if t.grad is not None:
+                self.tensor.grad = t.grad.detach().clone()
 
     def intact(self) -> bool:
         head = self.buffer[: self.guard]

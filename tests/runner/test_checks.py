@@ -256,3 +256,12 @@ def test_a_timing_job_measures_all_its_cases_in_one_stretch_alone_unless_they_ho
     small_budget = runner.run(timing_job(jobs, cases, timing_batch_bytes=1))  # one case per stretch
     assert [m["type"] for m in small_budget if m["type"] == "device_alone"] == ["device_alone"] * 2
     assert len(of_type(small_budget, "timing")) == 4
+
+
+def test_a_guarded_parameter_stays_a_leaf_with_its_gradient():
+    param = torch.rand(8, requires_grad=True)
+    param.grad = torch.rand(8)
+    guarded = checks.GuardBands(([param],), 256).args[0][0]
+    assert guarded.is_leaf and guarded.requires_grad and torch.equal(guarded.grad, param.grad)
+    torch.optim.Adam([guarded]).step()  # "can't optimize a non-leaf Tensor" before
+    assert not torch.equal(guarded.detach(), param.detach())
