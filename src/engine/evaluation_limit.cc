@@ -6,8 +6,24 @@ namespace keval {
 
 void EvaluationLimit::begin() {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return limit_ == 0 || running_ < limit_; });
+  changed_.wait(lock, [&] { return (limit_ == 0 || running_ < limit_) && !alone_ && waiting_alone_ == 0; });
   ++running_;
+}
+
+void EvaluationLimit::begin_alone() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_alone_;
+  // every running evaluation is this one or another waiting its turn alone (<=: a caller
+  // outside any place, as in tests, waits for none)
+  changed_.wait(lock, [&] { return !alone_ && running_ <= waiting_alone_; });
+  --waiting_alone_;
+  alone_ = true;
+}
+
+void EvaluationLimit::end_alone() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  alone_ = false;
+  changed_.notify_all();
 }
 
 void EvaluationLimit::end() {

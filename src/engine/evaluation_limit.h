@@ -11,8 +11,14 @@ namespace keval {
 
 class EvaluationLimit {
  public:
-  void begin();  // waits while the limit is reached
+  void begin();  // waits while the limit is reached or an evaluation waits to be alone
   void end();
+  // From within a running evaluation: waits until it is the only one running on the GPU (every
+  // other has ended, none starts), for an out-of-memory retry. Pausing the others is not
+  // enough: a paused job keeps its device memory (session 7: a KernelBench retry "alone" ran
+  // out beside paused jobs holding 19, 19 and 65 GiB). Two at once take turns.
+  void begin_alone();
+  void end_alone();
   // After an out-of-memory job: the new limit (fewer evaluations at once from now on).
   int shrink();
   int limit() const;          // 0: unlimited
@@ -24,6 +30,20 @@ class EvaluationLimit {
   int running_ = 0;
   int limit_ = 0;
   int shrinks_ = 0;
+  int waiting_alone_ = 0;
+  bool alone_ = false;
+};
+
+// Holds one evaluation's turn alone on its GPU for its scope (no limit: nothing to wait for).
+class AloneOnGpu {
+ public:
+  explicit AloneOnGpu(EvaluationLimit* limit) : limit_(limit) { if (limit_) limit_->begin_alone(); }
+  ~AloneOnGpu() { if (limit_) limit_->end_alone(); }
+  AloneOnGpu(const AloneOnGpu&) = delete;
+  AloneOnGpu& operator=(const AloneOnGpu&) = delete;
+
+ private:
+  EvaluationLimit* limit_;
 };
 
 // Holds one evaluation's place for its scope.

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -43,6 +46,54 @@ TEST(EvaluationLimit, ANewEvaluationWaitsWhileTheLimitIsReached) {
   second.reset();
   third.join();
   EXPECT_TRUE(started);
+}
+
+TEST(EvaluationLimit, AloneWaitsForEveryOtherEvaluationToEndAndHoldsNewOnesBack) {
+  EvaluationLimit limit;
+  auto mine = std::make_unique<EvaluationPlace>(limit);
+  auto other = std::make_unique<EvaluationPlace>(limit);
+  std::atomic<bool> alone{false}, later_started{false};
+  std::thread retry([&] {
+    AloneOnGpu turn(&limit);
+    alone = true;
+    std::this_thread::sleep_for(30ms);
+    EXPECT_FALSE(later_started);  // none starts while it is alone
+  });
+  std::this_thread::sleep_for(30ms);
+  EXPECT_FALSE(alone);  // the other evaluation still runs (a paused job keeps its memory)
+  std::thread later([&] {
+    EvaluationPlace place(limit);
+    later_started = true;
+  });
+  std::this_thread::sleep_for(30ms);
+  EXPECT_FALSE(later_started);  // held back while one waits to be alone
+  other.reset();
+  retry.join();
+  EXPECT_TRUE(alone);
+  later.join();
+  EXPECT_TRUE(later_started);
+}
+
+TEST(EvaluationLimit, TwoEvaluationsWaitingToBeAloneTakeTurns) {
+  EvaluationLimit limit;
+  auto first = std::make_unique<EvaluationPlace>(limit);
+  auto second = std::make_unique<EvaluationPlace>(limit);
+  std::atomic<int> inside{0}, most{0}, turns{0};
+  auto retry = [&](std::unique_ptr<EvaluationPlace>& place) {
+    {
+      AloneOnGpu turn(&limit);
+      most = std::max(most.load(), ++inside);
+      std::this_thread::sleep_for(10ms);
+      --inside;
+      ++turns;
+    }
+    place.reset();  // the rest of its evaluation, then it ends: the other's turn
+  };
+  std::thread a(retry, std::ref(first)), b(retry, std::ref(second));
+  a.join();
+  b.join();
+  EXPECT_EQ(turns, 2);
+  EXPECT_EQ(most, 1);
 }
 
 }  // namespace

@@ -45,9 +45,14 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
   // never pauses for its own hold.
   auto again_alone = [&](JobRunner& on, const nlohmann::json& request, const JobOutcome& first) {
     const auto asked = std::chrono::steady_clock::now();
-    std::lock_guard<DeviceLease> alone(*lease);
-    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
-    JobOutcome again = on.run(request, settings.timeout);
+    JobOutcome again;
+    double waited = 0;
+    {
+      AloneOnGpu turn(limit);  // every other evaluation on the GPU ended: their memory is free
+      std::lock_guard<DeviceLease> alone(*lease);
+      waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+      again = on.run(request, settings.timeout);
+    }
     again.lease_wait_s = first.lease_wait_s + waited;
     again.retried_alone = true;
     // The other slots were the cause only if it fits alone: then fewer evaluations at once on
