@@ -85,6 +85,10 @@ def print_report(report: dict, peer: str, label: str, why) -> None:
         print(f"{which}: agree {c.get('agree_pass', 0) + c.get('agree_fail', 0)} (pass {c.get('agree_pass', 0)}, "
               f"fail {c.get('agree_fail', 0)}), keval fail / {label} pass {c.get(f'keval_fail_{peer}_pass', 0)}, "
               f"keval pass / {label} fail {c.get(f'keval_pass_{peer}_fail', 0)}")
+    if "gold_failures" in report:
+        failed = report["gold_failures"]
+        print(f"{label}'s own task files run as scripts: {len(failed)} fail"
+              + (f" ({', '.join(sorted(failed))})" if failed else ""))
     print(f"by keval verdict (n, {label} call pass, {label} exec pass):")
     for verdict, v in sorted(report["by_verdict"].items(), key=lambda kv: -kv[1]["n"]):
         print(f"  {str(verdict):18} {v['n']:5} {v[f'{peer}_call_pass']:5} {v[f'{peer}_exec_pass']:5}")

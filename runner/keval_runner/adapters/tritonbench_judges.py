@@ -112,6 +112,10 @@ def compare(args, kind: str) -> int:
             golds = dict(zip(tasks, pool.map(gold, tasks)))
             runs = list(pool.map(candidate, todo))
 
+    # the task files themselves, run as TritonBench runs them: where one fails, TritonBench's
+    # own harness fails its gold too (a Triton or GPU incompatibility, not keval's judging)
+    report["gold_failures"] = {task: {"rc": run["rc"], "timeout": run["timeout"], "stderr": tail(run["stderr"])}
+                               for task, run in sorted(golds.items()) if run["rc"] != 0}
     items = []
     for record, run in zip(todo, runs):
         golden = golds[record["task"]]

@@ -113,6 +113,8 @@ def test_compare_judges_reports_the_wrong_values_disagreement(env, run, tmp_path
     assert report["exec"] == {"agree_pass": 1, "agree_fail": 1, "keval_fail_tritonbench_pass": 1}
     assert [e["id"] for e in report["disagreements"]["exec"]["keval_fail_tritonbench_pass"]] == [f"{STEM}:2"]
     assert "keval fail / TritonBench pass 1" in proc.stdout
+    assert report["gold_failures"] == {}  # the fixture's task files run as scripts
+    assert "TritonBench's own task files run as scripts: 0 fail" in proc.stdout
 
 
 def test_compare_judges_refuses_mixed_peers_and_missing_files_in_one_line(env, run, tmp_path):
