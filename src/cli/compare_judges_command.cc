@@ -24,6 +24,9 @@ void add_compare_judges_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--jobs", options->jobs, "scripts run at once")->check(CLI::Range(1, 256));
   cmd->add_option("--timeout", options->timeout_s, "seconds per script")->check(CLI::Range(1, 86400));
+  cmd->add_option("--deadline", options->deadline_s,
+                  "seconds the whole comparison may take (default: no limit); scripts not run by then are skipped and counted")
+      ->check(CLI::Range(0, 604800));
   cmd->add_option("--python", *python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
   cmd->callback([=, &action] {
     action = [=] {

@@ -79,7 +79,9 @@ def write(report: dict, path: str) -> None:
 def print_report(report: dict, peer: str, label: str, why) -> None:
     """The table; why(item) -> the one-line reason shown for a disagreement's example."""
     print(f"{report['kind']}: {report['n_compared']} submissions compared on {report['device']} "
-          f"({report['unmatched']} unmatched lines, {report['not_in_results']} not in the results)")
+          f"({report['unmatched']} unmatched lines, {report['not_in_results']} not in the results"
+          + (f", {report['skipped_at_deadline']} skipped at --deadline" if report.get("skipped_at_deadline") else "")
+          + ")")
     for which in ("exec", "call"):
         c = report[which]
         print(f"{which}: agree {c.get('agree_pass', 0) + c.get('agree_fail', 0)} (pass {c.get('agree_pass', 0)}, "

@@ -376,3 +376,5 @@ def add_judges_arguments(parser, peer: str, timeout_help: str) -> None:
     parser.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     parser.add_argument("--timeout", type=float, default=300.0, help=timeout_help)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--deadline", type=float, default=0.0,
+                        help="seconds the whole comparison may take (0: no limit); scripts not run by then are skipped")

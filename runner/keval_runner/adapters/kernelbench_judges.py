@@ -102,6 +102,8 @@ class Judge:
             f.write(record["code"])
         run = self.process([self.python, "-c", CHILD, paths["reference.py"], paths["submission.py"],
                             paths["result.json"], self.device], folder)
+        if run.get("skipped"):
+            return {"skipped": True}
         try:
             with open(paths["result.json"], encoding="utf-8") as f:
                 result = json.load(f)
@@ -133,16 +135,18 @@ def compare(args) -> int:
         else:
             todo.append(record)
     sources = reference_sources({r["task"] for r in todo}, checkout, device)
+    judge_process.set_deadline(args.deadline)
 
     with tempfile.TemporaryDirectory(prefix="keval-kb-judges-") as workdir:
         judge = Judge(args.python, device, args.timeout, workdir, sources)
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             runs = list(pool.map(judge.judge, todo))
 
+    report["skipped_at_deadline"] = sum(1 for run in runs if run.get("skipped"))
     items = [{"id": record["id"], "task": record["task"], **keval_fields(results[record["id"]]),
               "kernelbench_call": run["call"], "kernelbench_exec": run["exec"],
               "kernelbench_trials": run["trials"], "kernelbench_timeout": run["timeout"],
-              "kernelbench_error": run["error"]} for record, run in zip(todo, runs)]
+              "kernelbench_error": run["error"]} for record, run in zip(todo, runs) if not run.get("skipped")]
     return judges_report.finish(report, items, "kernelbench", "KernelBench", disagreement_reason, args.out)
 
 

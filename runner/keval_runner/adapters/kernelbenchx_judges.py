@@ -174,6 +174,8 @@ class Judge:
             f.write(code + "\n" + kbx.SEPARATOR + "\n" + test)
         child_command = [self.python, "-c", CHILD]
         run = self.process(child_command + ["call", script] if self.device == "cpu" else [self.python, script])
+        if run.get("skipped"):
+            return {"skipped": True}
         out["call"], out["timeout"] = run["rc"] == 0, run["timeout"]
         if not out["call"]:
             out["error"] = tail(run["stderr"])
@@ -181,6 +183,8 @@ class Judge:
         result_path = os.path.join(folder, "exec.json")
         thresholds = json.dumps(self.stems[stem].get("precision_thresholds") or {})
         run = self.process(child_command + ["exec", script, gold, result_path, thresholds, self.device])
+        if run.get("skipped"):
+            return {"skipped": True}
         out["timeout"] = run["timeout"]
         try:
             with open(result_path, encoding="utf-8") as f:
@@ -236,11 +240,15 @@ def compare(args) -> int:
 
     with tempfile.TemporaryDirectory(prefix="keval-kbx-judges-") as workdir:
         judge = Judge(checkout, args.python, device, args.timeout, workdir)
+        judge_process.set_deadline(args.deadline)
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             runs = list(pool.map(lambda pair: judge.judge(pair[0]), todo))
 
     items = []
+    report["skipped_at_deadline"] = sum(1 for run in runs if run.get("skipped"))
     for (record, row), run in zip(todo, runs):
+        if run.get("skipped"):
+            continue
         items.append({"id": record["id"], "task": record["task"], **keval_fields(row),
                       "kernelbenchx_call": run["call"], "kernelbenchx_exec": run["exec"],
                       "kernelbenchx_timeout": run["timeout"], "kernelbenchx_error": run["error"]})

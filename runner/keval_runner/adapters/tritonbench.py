@@ -742,6 +742,8 @@ def main(kind: str, argv: list) -> int:
     judges.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     judges.add_argument("--timeout", type=float, default=300.0)
     judges.add_argument("--jobs", type=int, default=2)
+    judges.add_argument("--deadline", type=float, default=0.0,
+                        help="seconds the whole comparison may take (0: no limit); scripts not run by then are skipped")
     args = parser.parse_args(argv)
     try:
         if args.verb == "suite":

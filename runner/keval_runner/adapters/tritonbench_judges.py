@@ -79,6 +79,7 @@ def compare(args, kind: str) -> int:
     files = {tb.task_name(f): f for f in checkout.files()}
     results = read_results(args.results)
     device = resolve_device(args.device)
+    judge_process.set_deadline(args.deadline)
     report = {"kind": f"tritonbench-{kind.lower()}", "device": device, "submissions": args.source,
               "results": args.results, "n_lines": len(records), "unmatched": 0, "not_in_results": 0}
     todo = []
@@ -115,10 +116,14 @@ def compare(args, kind: str) -> int:
     # the task files themselves, run as TritonBench runs them: where one fails, TritonBench's
     # own harness fails its gold too (a Triton or GPU incompatibility, not keval's judging)
     report["gold_failures"] = {task: {"rc": run["rc"], "timeout": run["timeout"], "stderr": tail(run["stderr"])}
-                               for task, run in sorted(golds.items()) if run["rc"] != 0}
+                               for task, run in sorted(golds.items()) if run["rc"] != 0 and not run.get("skipped")}
     items = []
+    report["skipped_at_deadline"] = 0
     for record, run in zip(todo, runs):
         golden = golds[record["task"]]
+        if run.get("skipped") or golden.get("skipped"):
+            report["skipped_at_deadline"] += 1
+            continue
         tb_call = run["rc"] == 0
         tb_exec = tb_call and run["stdout"] == golden["stdout"]
         item = {"id": record["id"], "task": record["task"], **keval_fields(results[record["id"]]),

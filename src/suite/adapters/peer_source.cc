@@ -108,7 +108,7 @@ void compare_peer_judges(const PeerSpec& submissions, const PeerSpec& suite,
                "--suite", std::filesystem::absolute(suite.path).string(),
                "--out", std::filesystem::absolute(options.report).string(), "--device", options.device,
                "--python", choose_python(""), "--jobs", std::to_string(options.jobs),
-               "--timeout", std::to_string(options.timeout_s)},
+               "--timeout", std::to_string(options.timeout_s), "--deadline", std::to_string(options.deadline_s)},
               true);
 }
 

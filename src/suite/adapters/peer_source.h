@@ -33,6 +33,7 @@ struct JudgeComparison {
   std::string device = "auto";    // where the peer's own scripts run
   int jobs = 2;
   int timeout_s = 300;            // per script
+  int deadline_s = 0;             // the whole comparison (0: no limit): scripts not run by then are skipped
 };
 
 // `keval compare-judges`: keval's verdicts on a peer's submissions beside what the peer's own

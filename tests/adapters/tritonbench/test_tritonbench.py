@@ -252,3 +252,29 @@ def test_reference_defined_check_is_on_and_performance_calls_are_seeded(adapted_
     torch.manual_seed(123)
     reference.reference(*inputs)
     assert torch.initial_seed() == 5
+
+
+def test_compare_judges_deadline_skips_what_it_could_not_run_and_still_reports(env, run, tmp_path):
+    out, _ = run
+    report_path = tmp_path / "judges.json"
+    proc = keval(env, "compare-judges", "--suite", f"tritonbench-g:{FIXTURE}", "--submissions",
+                 f"tritonbench-g:{JSONL}", "--results", out / "results.jsonl", "--out", report_path,
+                 "--device", "cpu", "--timeout", "120", "--deadline", "1")
+    report = json.loads(report_path.read_text())  # written although nothing finished in 1 s
+    assert report["skipped_at_deadline"] == 3 and report["n_compared"] == 0 and report["items"] == []
+    assert "3 skipped at --deadline" in proc.stdout
+
+
+def test_a_script_is_skipped_once_the_deadline_passes_and_cut_when_it_runs_into_it(tmp_path):
+    from keval_runner.adapters import judge_process
+    try:
+        judge_process.set_deadline(0.5)
+        cut = judge_process.run_script(["sleep", "5"], str(tmp_path), dict(os.environ), 60)
+        assert cut["skipped"] is True and "cut" in cut["stderr"]
+        late = judge_process.run_script(["true"], str(tmp_path), dict(os.environ), 60)
+        assert late["skipped"] is True and "not run" in late["stderr"]
+        judge_process.set_deadline(0)
+        done = judge_process.run_script(["true"], str(tmp_path), dict(os.environ), 60)
+        assert done["rc"] == 0 and "skipped" not in done
+    finally:
+        judge_process.set_deadline(0)
