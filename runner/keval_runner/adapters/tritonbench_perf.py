@@ -27,6 +27,7 @@ class PerfSpec:
         self.source = source
         self.imports = imports
         self.path = path
+        self.reference = None  # a PyTorch reference's source: its outputs are sized too
         self.cases = []
         self.notes = []
 
@@ -68,9 +69,12 @@ class PerfSpec:
             return
         inputs = sizing.get("inputs") or []
         # an input without tensors (sizes only) is fine: call_op then makes its tensors itself
-        fitting = [i for i, item in enumerate(inputs) if item["tensor_bytes"] <= MAX_INPUT_BYTES]
+        # outputs count where they could be sized: a broadcast's expanded view is saved whole
+        # (TritonBench-T broadcast_tensors: 1 MiB of inputs, 64 GiB of output at input 7)
+        fitting = [i for i, item in enumerate(inputs) if item["tensor_bytes"] <= MAX_INPUT_BYTES
+                   and (item.get("output_bytes") or 0) <= MAX_INPUT_BYTES]
         if not fitting:
-            self.notes.append(f"no performance case: no input of the perf file fits {MAX_INPUT_BYTES >> 20} MiB"
+            self.notes.append(f"no performance case: no input of the perf file (or its outputs) fits {MAX_INPUT_BYTES >> 20} MiB"
                               if inputs else "no performance case: no input")
             return
         chosen = sorted({fitting[len(fitting) // 2], fitting[-1]})
@@ -86,14 +90,14 @@ class PerfSpec:
             self.notes.append("the perf file's get_gbps failed on shapes alone: bytes are the inputs' size")
         self.notes.append(f"performance cases: inputs {chosen} of {len(inputs)} of "
                           f"{os.path.basename(self.path)} (the middle one and the largest under "
-                          f"{MAX_INPUT_BYTES >> 20} MiB).")
+                          f"{MAX_INPUT_BYTES >> 20} MiB{', outputs too' if self.reference else ''}).")
 
 
 def size_all(specs: dict, python: str = None, timeout: float = 600.0) -> dict:
     """{name: sizing} for {name: PerfSpec}, from one dry-run subprocess (meta tensors only)."""
     if not specs:
         return {}
-    request = json.dumps({name: {"source": s.source, "imports": s.imports, "path": s.path}
+    request = json.dumps({name: {"source": s.source, "imports": s.imports, "path": s.path, "reference": s.reference}
                           for name, s in specs.items()})
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(os.path.dirname(
@@ -156,15 +160,32 @@ def _size_one(job: dict, runtime) -> dict:
 
     for alias in job["imports"]:
         namespace[alias] = missing
-    runtime._keval_tb_perf_load(job["source"], {}, job["path"], namespace)
+    sized_outputs = False
+    if job.get("reference"):
+        try:
+            runtime._keval_tb_exec(job["reference"], job["path"], namespace)
+            sized_outputs = True
+        except Exception:  # noqa: BLE001 (sizes of the inputs only, as for a Triton reference)
+            pass
+    runtime._keval_tb_perf_load(job["source"], job["imports"] if sized_outputs else {}, job["path"], namespace)
     inputs = runtime._keval_tb_perf_generate(namespace, -1, 0)
     metrics = runtime._keval_tb_perf_instance(namespace)
     out = []
     for item in inputs:
         out.append({"shape": _shape_text(item), "tensor_bytes": _tensor_bytes(item),
                     "bytes": _rate(getattr(metrics, "get_gbps", None), item, 1e9),
-                    "flops": _rate(getattr(metrics, "get_tflops", None), item, 1e12)})
+                    "flops": _rate(getattr(metrics, "get_tflops", None), item, 1e12),
+                    "output_bytes": _output_bytes(metrics, item) if sized_outputs else None})
     return {"inputs": out}
+
+
+def _output_bytes(metrics, item):
+    """Bytes of what call_op returns for a meta input, expanded views counted whole (they are
+    saved whole); None when the call does not run on meta tensors."""
+    try:
+        return _tensor_bytes(metrics.call_op(item))
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _dry_run_main() -> int:

@@ -278,3 +278,41 @@ def test_a_script_is_skipped_once_the_deadline_passes_and_cut_when_it_runs_into_
         assert done["rc"] == 0 and "skipped" not in done
     finally:
         judge_process.set_deadline(0)
+
+
+BROADCAST_PERF = '''
+import torch
+
+class performance_metrics(Performance_Metrics):
+    def __init__(self, dtype=None, is_backward=False, **kwargs):
+        super().__init__("outer_add", dtype=dtype, is_backward=is_backward, **kwargs)
+
+    def get_input_tensors(self):
+        self.input_tensors = []
+        for exp in range(10, 18):
+            size = 2 ** exp
+            self.input_tensors.append((torch.rand((1, size)), torch.rand((size, 1))))
+
+    def call_op(self, input_tensor):
+        return outer_add(*input_tensor)
+
+    def get_gbps(self, input_tensor, runtime):
+        return 0.0
+
+    def get_tflops(self, input_tensor, runtime):
+        return 0.0
+'''
+
+
+def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broadcast():
+    """TritonBench-T's broadcast_tensors: 1 MiB of inputs, 64 GiB of (expanded) output saved whole."""
+    from keval_runner.adapters import tritonbench_perf as perf
+    spec = perf.PerfSpec(BROADCAST_PERF, {"outer_add": "outer_add"}, "outer_add_perf.py")
+    inputs_only = perf.size_all({"outer_add": spec}, python=sys.executable)["outer_add"]["inputs"]
+    assert [item["output_bytes"] for item in inputs_only] == [None] * 8  # a Triton reference: inputs only
+    spec.reference = "import torch\n\ndef outer_add(x, y):\n    return torch.broadcast_tensors(x, y)\n"
+    sized = perf.size_all({"outer_add": spec}, python=sys.executable)["outer_add"]["inputs"]
+    assert [item["output_bytes"] for item in sized] == [2 * 4 * 4 ** e for e in range(10, 18)]
+    spec.choose_cases({"inputs": sized})
+    # outputs 8 MiB .. 128 GiB: inputs 0-3 fit 1 GiB (input 4: 2 GiB); the middle and the largest
+    assert [case["name"] for case in spec.cases] == ["perf2_1x4096", "perf3_1x8192"]
