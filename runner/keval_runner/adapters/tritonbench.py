@@ -22,7 +22,7 @@ import sys
 from . import tritonbench_perf
 
 SEPARATOR = "#" * 146
-ADAPTER_VERSION = 3  # bump when generated tasks change meaning (it is the tasks' `version`)
+ADAPTER_VERSION = 4  # bump when generated tasks change meaning (it is the tasks' `version`)
 ENTRY = "tritonbench_test"
 RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tritonbench_runtime.py")
 
@@ -503,6 +503,9 @@ def adapt_suite(source: str, out: str, kind: str, options: set) -> dict:
     runtime = runtime_text()
     stamp = hashlib.sha256()
     stamp.update(f"{ADAPTER_VERSION}\n{kind}\n{sorted(options)}\n{runtime}".encode())
+    for own in (__file__, tritonbench_perf.__file__):  # any change of the adapter's code regenerates
+        with open(own, "rb") as f:
+            stamp.update(f.read())
     for directory in (checkout.data_dir, checkout.perf_dir):
         for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
             with open(os.path.join(directory, name), "rb") as f:

@@ -316,3 +316,17 @@ def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broa
     spec.choose_cases({"inputs": sized})
     # outputs 8 MiB .. 128 GiB: inputs 0-3 fit 1 GiB (input 4: 2 GiB); the middle and the largest
     assert [case["name"] for case in spec.cases] == ["perf2_1x4096", "perf3_1x8192"]
+
+
+def test_inputs_are_sized_without_the_reference_even_when_it_sizes_the_outputs():
+    """A case builds its inputs without the task's functions: a perf file that calls the operator
+    while building them gets no case (two T tasks failed on the H200 with 'name is not defined')."""
+    from keval_runner.adapters import tritonbench_perf as perf
+    source = BROADCAST_PERF.replace("self.input_tensors.append((torch.rand((1, size)), torch.rand((size, 1))))",
+                                    "self.input_tensors.append(outer_add(torch.rand((1, size)), torch.rand((size, 1))))")
+    spec = perf.PerfSpec(source, {"outer_add": "outer_add"}, "outer_add_perf.py")
+    spec.reference = "import torch\n\ndef outer_add(x, y):\n    return torch.broadcast_tensors(x, y)\n"
+    sizing = perf.size_all({"outer_add": spec}, python=sys.executable)["outer_add"]
+    assert "not loaded" in sizing["error"]
+    spec.choose_cases(sizing)
+    assert spec.cases == [] and "sizing its inputs failed" in spec.notes[0]
