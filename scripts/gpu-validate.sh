@@ -107,8 +107,11 @@ PY
               echo "== $kind ${pair#*:}"; $T $KEVAL run --suite "$kind:$P/TritonBench" --submissions "$kind:$src" ${PEER_TASKS:+--tasks "$PEER_TASKS"} --device "$DEVICE" --no-timing \
                    --jobs "${PEER_JOBS:-$JOBS}" --timeout "${LLM_TIMEOUT:-90}" --out "$out" | tail -n 3
               cp "$out/results.jsonl" "$LOG/llm-$name-results.jsonl" 2>/dev/null; cp "$out/summary.json" "$LOG/llm-$name-summary.json" 2>/dev/null
+              # --deadline: what the step's time leaves, so a comparison cut short still writes its report
+              deadline=$((STEP_TIMEOUT - ($(date +%s) - start) - 10)); [ "$deadline" -gt 1 ] || deadline=1
               { $T $KEVAL compare-judges --suite "$kind:$P/TritonBench" --submissions "$kind:$src" --results "$out/results.jsonl" --out "$LOG/llm-$name-judges.json" \
-                   --device "$DEVICE" --jobs "${JUDGE_JOBS:-$JOBS}" --timeout "${LLM_TIMEOUT:-90}" > "$LOG/llm-$name-judges.txt" 2>&1; echo "rc=$?" >> "$LOG/llm-$name-judges.txt"; } &
+                   --device "$DEVICE" --jobs "${JUDGE_JOBS:-$JOBS}" --timeout "${LLM_TIMEOUT:-90}" --deadline "$deadline" \
+                   > "$LOG/llm-$name-judges.txt" 2>&1; echo "rc=$?" >> "$LOG/llm-$name-judges.txt"; } &
             done; wait
             for f in "$LOG"/llm-*-judges.txt; do echo "== $f"; tail -n 30 "$f"; done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_KEEP=1 $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
