@@ -60,18 +60,22 @@ PY
           # under any-code. One lane per GPU (CUDA_VISIBLE_DEVICES), the suites dealt out to the
           # lanes in turn and run one after another in each: one suite per GPU at a time, so
           # their memory never adds up (session 6: four at once on two GPUs ran out of memory).
-          # PEER_SUITES picks some (tritonbench-g tritonbench-t kernelbench kernelbenchx),
-          # PEER_JOBS slots per GPU (default 4), each suite cut at STEP_TIMEOUT.
+          # PEER_SUITES picks some (tritonbench-g tritonbench-t kernelbench kernelbenchx), an
+          # entry NAME@GLOB only its tasks matching GLOB (one suite over two GPUs:
+          # "tritonbench-t@[a-l]* tritonbench-t@[!a-l]*"; else PEER_TASKS), PEER_JOBS slots per
+          # GPU (default 4), each suite cut at STEP_TIMEOUT.
           declare -A spec=([tritonbench-g]=tritonbench-g:$P/TritonBench [tritonbench-t]=tritonbench-t:$P/TritonBench:any-code
                            [kernelbench]=kernelbench:$P/KernelBench:1,2,any-code [kernelbenchx]=kernelbenchx:$P/KernelBenchX:any-code)
           lanes=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU'); [ "$DEVICE" = cuda ] && [ "$lanes" -gt 0 ] || lanes=1
-          names=(${PEER_SUITES:-tritonbench-g tritonbench-t kernelbenchx kernelbench})
+          read -ra names <<< "${PEER_SUITES:-tritonbench-g tritonbench-t kernelbenchx kernelbench}"  # no pathname expansion of globs
           for ((lane = 0; lane < lanes; lane++)); do
-            ( for ((k = lane; k < ${#names[@]}; k += lanes)); do name=${names[k]}
-                CUDA_VISIBLE_DEVICES=$([ "$DEVICE" = cuda ] && echo $lane) $T $KEVAL validate --suite "${spec[$name]}" ${PEER_TASKS:+--tasks "$PEER_TASKS"} \
-                  --device "$DEVICE" --no-timing --jobs "${PEER_JOBS:-4}" --out "/tmp/kv-$name" > "$LOG/peers-$name.txt" 2>&1
-                echo "rc=$?" >> "$LOG/peers-$name.txt"
-                cp "/tmp/kv-$name/results.jsonl" "$LOG/peers-$name-results.jsonl" 2>/dev/null
+            ( for ((k = lane; k < ${#names[@]}; k += lanes)); do entry=${names[k]}; name=${entry%%@*}
+                glob=${PEER_TASKS:-}; [ "$entry" = "$name" ] || glob=${entry#*@}
+                tag=$name; [ "$entry" = "$name" ] || tag=$name-$(printf '%s' "$glob" | tr -c 'A-Za-z0-9' '_')
+                CUDA_VISIBLE_DEVICES=$([ "$DEVICE" = cuda ] && echo $lane) $T $KEVAL validate --suite "${spec[$name]}" ${glob:+--tasks "$glob"} \
+                  --device "$DEVICE" --no-timing --jobs "${PEER_JOBS:-4}" --out "/tmp/kv-$tag" > "$LOG/peers-$tag.txt" 2>&1
+                echo "rc=$?" >> "$LOG/peers-$tag.txt"
+                cp "/tmp/kv-$tag/results.jsonl" "$LOG/peers-$tag-results.jsonl" 2>/dev/null
               done ) &
           done; wait
           { tail -qn 3 "$LOG"/peers-*.txt; python3 scripts/verdict_counts.py "$LOG"/peers-*-results.jsonl; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
