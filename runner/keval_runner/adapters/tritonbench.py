@@ -750,8 +750,16 @@ def main(kind: str, argv: list) -> int:
     judges.add_argument("--jobs", type=int, default=2)
     judges.add_argument("--deadline", type=float, default=0.0,
                         help="seconds the whole comparison may take (0: no limit); scripts not run by then are skipped")
+    if letter == "G":
+        check = verbs.add_parser("preprocessing-check",
+                                 help="gold files that TritonBench's own G pre-processing breaks (static)")
+        check.add_argument("--source", required=True, help="the TritonBench checkout")
+        check.add_argument("--out", default=None, help="also write the findings as JSON")
     args = parser.parse_args(argv)
     try:
+        if args.verb == "preprocessing-check":
+            from . import tritonbench_preprocessing
+            return tritonbench_preprocessing.check(args.source, args.out)
         if args.verb == "suite":
             options = {o.strip() for o in args.select.split(",") if o.strip()}
             unknown = options - {"any-code"}

@@ -330,3 +330,22 @@ def test_inputs_are_sized_without_the_reference_even_when_it_sizes_the_outputs()
     assert "not loaded" in sizing["error"]
     spec.choose_cases(sizing)
     assert spec.cases == [] and "sizing its inputs failed" in spec.notes[0]
+
+
+def test_preprocessing_check_finds_the_gold_files_tritonbenchs_own_g_stage_breaks(tmp_path):
+    """add_const.py uses module constants and a helper bound at module level, which TritonBench's
+    G pre-processing (imports and defs only) drops; row_softmax.py uses none."""
+    report = tmp_path / "pp.json"
+    proc = subprocess.run([sys.executable, "-m", "keval_runner.adapters", "tritonbench-g", "preprocessing-check",
+                           "--source", str(FIXTURE), "--out", str(report)], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(REPO / "runner")), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(report.read_text())["broken"] == {"add_const.py": ["BLOCK_SIZE", "OFFSET", "_launcher"]}
+    assert "1 of 2 gold files lose names" in proc.stdout
+
+
+def test_lost_names_ignores_what_the_test_or_builtins_bind():
+    from keval_runner.adapters.tritonbench_preprocessing import lost_names
+    reference = "import torch\nSCALE = 2\nlen = 3\nclass Helper:\n    pass\ndef f(x):\n    return x * SCALE\n"
+    assert lost_names(reference, "def test_f():\n    return f(1)\n") == ["SCALE"]
+    assert lost_names(reference, "SCALE = 2\ndef test_f():\n    return f(1), Helper, len\n") == ["Helper"]
