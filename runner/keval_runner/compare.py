@@ -126,15 +126,15 @@ def not_judged_where_undefined(outs: list, refs: list, undefined: list) -> list:
     return judged
 
 
-def differs_where_defined(first: list, rerun: list, refs: list, undefined: list) -> bool:
+def differs_where_defined(judged_first: list, rerun: list, refs: list, undefined: list) -> bool:
     """Whether the candidate's determinism re-run differs from its first call anywhere the
-    reference is defined. Both lists pass through not_judged_where_undefined first, so the
-    elements the reference leaves undefined are equal in both."""
-    if len(first) != len(rerun):
+    reference is defined. judged_first has been through not_judged_where_undefined already;
+    the re-run goes through it here, so the elements the reference leaves undefined are equal
+    in both."""
+    if len(judged_first) != len(rerun):
         return True
-    a = not_judged_where_undefined(first, refs, undefined)
-    b = not_judged_where_undefined(rerun, refs, undefined)
-    return not all(tensors_identical(x, y) for x, y in zip(a, b))
+    judged_rerun = not_judged_where_undefined(rerun, refs, undefined)
+    return not all(tensors_identical(x, y) for x, y in zip(judged_first, judged_rerun))
 
 
 def on_shared_device(a: torch.Tensor, b: torch.Tensor):

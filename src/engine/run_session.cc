@@ -334,10 +334,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
     EvaluationFacts facts;
     {
-      EvaluationPlace place(limits.at(runner.gpu()));
+      EvaluationLimit& limit = limits.at(runner.gpu());
+      EvaluationPlace place(limit);
       facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
-                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr,
-                                  &limits.at(runner.gpu()));
+                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit);
     }
     SubmissionResult result;
     result.id = s.id;
@@ -372,7 +372,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   for (const auto& [g, limit] : limits) {
     if (limit.out_of_memory() > 0) {
       log << "keval: " << limit.out_of_memory() << " job(s) ran out of device memory on GPU " << g
-          << " and ran again alone; at most " << limit.limit() << " evaluation(s) at once there after that\n";
+          << " beside other evaluations and fit alone; at most " << limit.limit()
+          << " evaluation(s) at once there after that\n";
     }
   }
   for (auto [i, first] : same_code_as) {

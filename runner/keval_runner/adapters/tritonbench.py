@@ -447,10 +447,10 @@ class TaskSpec:
         else:
             notes.append("inplace = true: performance inputs include output buffers the operator "
                          "writes (the test case has no tensor inputs).")
-        notes.append("check_reference_defined = true: the reference runs a second time after free "
-                     "GPU memory is filled with NaN bytes; output elements that change (left unwritten "
-                     "by the reference's kernels, or computed from memory they never initialised) are "
-                     "not judged, and each case counts them (reference_undefined).")
+        notes.append("check_reference_defined = true: the reference runs twice, free GPU memory and "
+                     "guard bands around its inputs holding finite bytes, then NaN bytes; output elements "
+                     "that change (left unwritten by the reference's kernels, or computed from memory they "
+                     "never initialised) are not judged, and each case counts them (reference_undefined).")
         fields = [
             ("name", self.name), ("version", ADAPTER_VERSION), ("track", self.track),
             ("category", self.category), ("difficulty", self.difficulty), ("entry", ENTRY),
