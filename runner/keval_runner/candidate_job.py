@@ -16,7 +16,7 @@ import torch
 from . import checks, device_gate, kernel_profile, kernel_tracking, timing
 from .compare import NonTensorOutput, as_output_list, max_abs_diff, tensors_identical
 from .errors import DeviceError, describe
-from .inputs import build_inputs, synchronize, tensors_in, torch_device
+from .inputs import build_inputs, draws_on_device, synchronize, tensors_in, torch_device
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
 from .output_files import output_path, rerun_path, save_outputs
 from .phases import phase
@@ -78,7 +78,7 @@ class CandidateJob:
         try:
             with phase("inputs"):
                 return build_inputs(self.make_inputs, case, seed, self.device,
-                                    on_device=bool(self.request.get("shared_inputs")))
+                                    on_device=draws_on_device(self.request))
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate

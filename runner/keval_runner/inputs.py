@@ -4,7 +4,8 @@ Tasks in keval's own format (`shared_inputs`, the default) draw on `torch.empty(
 from a Generator there, and make_inputs runs inside `with torch.device(job device)`: on CUDA the
 large cases' inputs are drawn on the GPU in milliseconds (on the CPU they took seconds each, most
 of a GPU evaluation's time). Peer adapters' make_inputs run as their harnesses run them, with the
-CPU as the default device; the runner then copies every tensor to the job's device. No
+CPU as the default device, unless the task says `inputs_on_device` (KernelBench: its inputs are up
+to 4 GiB, 20 s a job on one CPU thread); the runner then copies every tensor to the job's device. No
 process-wide default device is ever set: it would put a TorchFunctionMode in front of every torch
 call, slowing the timed candidate calls (the context above lasts one make_inputs call).
 """
@@ -126,6 +127,11 @@ def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     args = _draw(make_inputs, case, seed, draw_device)
     _remember(key, args)
     return args
+
+
+def draws_on_device(request: dict) -> bool:
+    """Whether the job calls make_inputs with its own device as the default device."""
+    return bool(request.get("shared_inputs") or request.get("inputs_on_device"))
 
 
 def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:

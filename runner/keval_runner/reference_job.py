@@ -12,7 +12,7 @@ from .checks import FINITE_BYTE, POISON_MAX_BYTES, GuardBands, poison_memory
 from .compare import (as_output_list, changed_elements, compare_outputs, differs_where_defined,
                       not_judged_where_undefined)
 from .errors import describe
-from .inputs import build_inputs, synchronize, torch_device
+from .inputs import build_inputs, draws_on_device, synchronize, torch_device
 from .phases import phase
 from .output_files import load_outputs, output_path, rerun_path
 from .task_files import load_reference_module
@@ -23,7 +23,7 @@ class ReferenceJob:
         self.request = request
         self.writer = writer
         self.device = torch_device(request.get("device", "cpu"), request.get("gpu", 0))
-        self.on_device = bool(request.get("shared_inputs"))  # keval's format: drawn on self.device
+        self.on_device = draws_on_device(request)  # keval's format and inputs_on_device: drawn on self.device
         self.module = None
 
     def _task_error(self, stage, exc, where) -> None:

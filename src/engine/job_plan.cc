@@ -49,6 +49,7 @@ static nlohmann::json base_request(const std::string& kind, const Task& task,
           {"work_dir", std::filesystem::absolute(work_dir).string()},
           {"inplace", task.inplace},
           {"shared_inputs", task.shared_inputs},
+          {"inputs_on_device", task.inputs_on_device},
           {"check_determinism", false},
           {"timing", TimingSettings{false}.to_json()}};
 }

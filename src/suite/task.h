@@ -38,6 +38,9 @@ struct Task {
   bool inplace = false;
   bool require_kernel = true;  // false only for peer tasks judged by their own (PyTorch) rules
   bool shared_inputs = true;   // make_inputs is CPU-only: the worker builds inputs once per slot
+  // make_inputs may be called with the job's device as the default device (implied by
+  // shared_inputs): on CUDA a peer's large inputs are drawn on the GPU, not on one CPU thread.
+  bool inputs_on_device = false;
   // The reference job calls the reference a second time after poisoning free memory; elements
   // that change are undefined in the reference and not judged (peer references whose kernels
   // leave outputs partly unwritten).

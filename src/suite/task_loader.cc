@@ -11,7 +11,7 @@ namespace {
 
 const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
-    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "compute_rate",
+    "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "inputs_on_device", "compute_rate",
     "check_reference_defined"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
@@ -202,6 +202,7 @@ Task load_task(const std::filesystem::path& task_dir) {
   task.inplace = reader.flag("inplace", false);
   task.require_kernel = reader.flag("require_kernel", true);
   task.shared_inputs = reader.flag("shared_inputs", true);
+  task.inputs_on_device = reader.flag("inputs_on_device", false);
   task.check_reference_defined = reader.flag("check_reference_defined", false);
   task.flops = reader.text("flops");
   task.bytes = reader.text("bytes");

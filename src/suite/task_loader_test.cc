@@ -101,6 +101,14 @@ TEST_F(TaskLoaderTest, SharedInputsDefaultsToTrueAndCanBeTurnedOff) {
             std::string::npos);
 }
 
+TEST_F(TaskLoaderTest, InputsOnDeviceDefaultsToFalseAndCanBeTurnedOn) {
+  EXPECT_FALSE(load_task(root_ / "scale").inputs_on_device);
+  write_task("scale", replace(kValidToml, "flops =", "inputs_on_device = true\nflops ="));
+  EXPECT_TRUE(load_task(root_ / "scale").inputs_on_device);
+  EXPECT_NE(error_of(replace(kValidToml, "flops =", "inputs_on_device = \"yes\"\nflops =")).find("inputs_on_device"),
+            std::string::npos);
+}
+
 TEST_F(TaskLoaderTest, CheckReferenceDefinedIsOffUnlessTheTaskAsks) {
   EXPECT_FALSE(load_task(root_ / "scale").check_reference_defined);
   write_task("scale", replace(kValidToml, "flops =", "check_reference_defined = true\nflops ="));

@@ -226,6 +226,15 @@ def test_keval_format_inputs_are_drawn_with_the_job_device_as_default_and_not_af
     assert seen == ["meta", "cpu"]  # a separate memo entry: the draw device is part of the key
 
 
+def test_inputs_are_drawn_on_the_device_for_keval_format_and_for_inputs_on_device_only():
+    from keval_runner.inputs import draws_on_device
+
+    assert draws_on_device({"shared_inputs": True})
+    assert draws_on_device({"shared_inputs": False, "inputs_on_device": True})
+    assert not draws_on_device({"shared_inputs": False, "inputs_on_device": False})
+    assert not draws_on_device({})
+
+
 def test_a_ceilings_request_needs_only_kind_and_work_dir():
     # it names no task: requiring task fields made the zygote reject it (and the run wait)
     from keval_runner.zygote import request_problem

@@ -41,6 +41,7 @@ def test_task_fields_follow_kernelbench(suite):
     assert linear["tolerance"]["float32"]["atol"] == linear["tolerance"]["float32"]["rtol"] == 1e-2
     assert "class ModelNew" in linear["instruction"] and "self.linear = nn.Linear" in linear["instruction"]
     assert linear.get("require_kernel", True)
+    assert linear["inputs_on_device"] and not linear["shared_inputs"]  # drawn on the GPU, never in the zygote
     (case,) = linear["cases"]
     assert case["small"] and case["params"]["param_bytes"] == (24 * 12 + 12) * 4
     fusion = task_toml(suite, "l2_1_scale_sigmoid")
@@ -130,6 +131,27 @@ def test_submissions_are_matched_by_model_source_or_level_and_id(env, shared):
     assert rows["sample_0001"]["task"] == "l1_2_shift_by_index"
     assert rows["by-id"]["task"] == "l1_1_small_linear" and rows["by-id"]["code"].startswith("import torch")
     assert rows["orphan"]["task"].startswith("(no task:")
+
+
+def test_inputs_draw_on_the_default_device_and_again_on_the_cpu_when_that_fails(tmp_path):
+    import torch
+
+    from keval_runner.adapters import kernelbench_runtime as rt
+
+    path = tmp_path / "1_Numpy.py"
+    path.write_text("import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n"
+                    "    def forward(self, x, y):\n        return x + y\n\n"
+                    "def get_inputs():\n    x = torch.rand(4)\n"
+                    "    return [x, torch.from_numpy(x.numpy())]  # needs a CPU tensor\n\n"
+                    "def get_init_inputs():\n    return []\n")
+    problem = rt.Problem(str(path))
+    with torch.device("meta"):  # as the runner calls it for an inputs_on_device task
+        x, y = problem.make_inputs(1, 3)
+    assert x.device.type == y.device.type == "cpu" and torch.equal(x, y)
+    assert torch.equal(x, problem.make_inputs(1, 3)[0])  # the same draw as on the CPU
+    path.write_text(path.read_text().replace("torch.from_numpy(x.numpy())", "torch.rand(4)"))
+    with torch.device("meta"):
+        assert rt.Problem(str(path)).make_inputs(1, 3)[1].device.type == "meta"
 
 
 def test_scaling_and_weight_copy_units():
