@@ -16,8 +16,10 @@ One entry serves both kinds of case, told apart by the first argument:
   implementation under test, 'cuda' in the test code mapped to the job's device; returns
   `test_results` flattened into a list of tensors (dict keys sorted, as KernelBenchX compares).
 - `(PERF, spec, *leaves)`: one input of the perf template (`get_input_tensors()[i]` passed
-  through `to_cuda`, built on the CPU, flattened so the runner moves every tensor to the job's
-  device); the call is the template's own `call_op`.
+  through `to_cuda`, flattened so the runner moves every tensor to the job's device); the call is
+  the template's own `call_op`. Built on the default device: the task says `inputs_on_device`,
+  so a CUDA job builds it on the GPU (on the CPU the large inputs took most of a job's time); a
+  template that fails there is built again on the CPU.
 """
 
 import ast
@@ -329,7 +331,14 @@ class Task:
     def make_inputs(self, case: dict, seed: int) -> tuple:
         if "perf_index" not in case:
             return (TESTS, torch.tensor(int(seed), dtype=torch.int64))
-        _, item, _ = self.perf_item(int(case["perf_index"]), seed)
+        device = torch.empty(0).device  # the job's own for an inputs_on_device task
+        try:
+            _, item, _ = self.perf_item(int(case["perf_index"]), seed, str(device))
+        except Exception:
+            if device.type == "cpu":
+                raise
+            with torch.device("cpu"):
+                _, item, _ = self.perf_item(int(case["perf_index"]), seed)
         leaves, spec = pytree.tree_flatten(item)
         return (PERF, spec, *leaves)
 

@@ -37,6 +37,7 @@ def test_a_task_per_metadata_entry_named_as_its_file(suite, env):
 
 def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
     relu = task_toml(suite, "clipped_relu")
+    assert relu["inputs_on_device"] and not relu["shared_inputs"]
     assert (relu["category"], relu["difficulty"], relu["entry"], relu["dtypes"]) == ("activation", 1, "clipped_relu", ["float32"])
     assert relu["tolerance"]["float32"]["atol"] == relu["tolerance"]["float32"]["rtol"] == 1e-5
     assert relu["instruction"].count("Functional Description: Applies ReLU") == 1
@@ -67,6 +68,11 @@ def test_perf_inputs_make_only_the_asked_for_item(suite):
     assert len(outputs) == 2 and outputs[0] is not None
     tests = reference.reference(*reference.make_inputs({"name": "tests"}, None, 1))
     assert [tuple(t.shape) for t in tests] == [(3, 5)] * 4
+    import torch
+
+    with torch.device("meta"):  # as a job of this inputs_on_device task calls it on its device
+        on_device = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
+    assert on_device[2].device.type == "meta" and on_device[2].shape == param.shape
 
 
 def test_selfcheck_runs_the_test_and_perf_cases(env, shared):
