@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/file_lock.h"
 #include "engine/runner_process.h"
 #include "submission/content_hash.h"
 
@@ -76,6 +77,8 @@ std::filesystem::path adapt_peer_suite(const PeerSpec& spec) {
   auto out = cache_root() / (spec.kind + "-" + sha256_hex(absolute + "\n" + spec.extra).substr(0, 16));
   std::vector<std::string> args = {spec.kind, "suite", "--source", absolute, "--out", out.string()};
   if (!spec.extra.empty()) args.insert(args.end(), {"--select", spec.extra});
+  // One adaptation of a folder at a time: a second process then finds it up to date
+  FileLock lock(std::filesystem::path(out) += ".lock");
   run_adapter(args);
   return out;
 }
@@ -88,6 +91,7 @@ std::filesystem::path adapt_peer_submissions(const PeerSpec& spec, const PeerSpe
   if (!suite_spec.path.empty()) {
     args.insert(args.end(), {"--suite", std::filesystem::absolute(suite_spec.path).string()});
   }
+  FileLock lock(std::filesystem::path(out) += ".lock");
   run_adapter(args);
   return out;
 }
