@@ -57,15 +57,19 @@ def _copy_to(t: torch.Tensor, device: torch.device) -> torch.Tensor:
     return copy.requires_grad_(True) if t.requires_grad else copy
 
 
-def to_device(value, device: torch.device):
+def to_device(value, device: torch.device, fresh: bool = False):
     """Tensors (also inside list/tuple/dict arguments, one level) copied to device: always a
-    copy, so a call that mutates its inputs never reaches the memoised originals."""
+    copy, so a call that mutates its inputs never reaches the memoised originals. fresh: the
+    value is no memo's, so a tensor already on device is used as it is."""
+    def move(t):
+        return t if fresh and t.device == device else _copy_to(t, device)
+
     if isinstance(value, torch.Tensor):
-        return _copy_to(value, device)
+        return move(value)
     if isinstance(value, (list, tuple)):
-        return type(value)(_copy_to(v, device) if isinstance(v, torch.Tensor) else v for v in value)
+        return type(value)(move(v) if isinstance(v, torch.Tensor) else v for v in value)
     if isinstance(value, dict):
-        return {k: (_copy_to(v, device) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
+        return {k: (move(v) if isinstance(v, torch.Tensor) else v) for k, v in value.items()}
     return value
 
 
@@ -76,6 +80,10 @@ def to_device(value, device: torch.device):
 # Bounded; least recently used sets go first.
 _MEMO = collections.OrderedDict()
 _MEMO_LIMIT_BYTES = 8 * 1024**3
+# Sets drawn on a GPU above this are drawn again for every build instead (milliseconds there):
+# kept, a KernelBench job's 2 x 6 GiB sets doubled its device memory, and four evaluations at
+# once on one H200 ran it out of memory (session 8).
+_DEVICE_MEMO_LIMIT_BYTES = 256 * 1024**2
 TASK_KEY = "_keval_task_key"  # set on make_inputs by tag_task: equal in the zygote and its jobs
 
 
@@ -120,13 +128,17 @@ def _remember(key: tuple, args: tuple) -> None:
 
 
 def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
+    """(arguments, whether the memo holds them)."""
     key = _memo_key(make_inputs, case, seed, draw_device)
     if key in _MEMO:
         _MEMO.move_to_end(key)
-        return _MEMO[key]
+        return _MEMO[key], True
     args = _draw(make_inputs, case, seed, draw_device)
+    on_gpu = any(t.device.type != "cpu" for t in tensors_in(args))
+    if on_gpu and _bytes_of(args) > _DEVICE_MEMO_LIMIT_BYTES:
+        return args, False
     _remember(key, args)
-    return args
+    return args, True
 
 
 def draws_on_device(request: dict) -> bool:
@@ -137,8 +149,8 @@ def draws_on_device(request: dict) -> bool:
 def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:
     """Calls make_inputs (memoised per job) and returns a fresh copy of the arguments on device.
     on_device: keval's own format, drawn with device as the default device (else the CPU's)."""
-    drawn = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
-    return tuple(to_device(arg, device) for arg in drawn)
+    drawn, kept = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
+    return tuple(to_device(arg, device, fresh=not kept) for arg in drawn)
 
 
 def prebuild(make_inputs, planned: list, threads: int = 1) -> int:

@@ -13,6 +13,7 @@ void EvaluationLimit::begin() {
 void EvaluationLimit::begin_alone() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiting_alone_;
+  crowd_ = running_;
   // every running evaluation is this one or another waiting its turn alone (<=: a caller
   // outside any place, as in tests, waits for none)
   changed_.wait(lock, [&] { return !alone_ && running_ <= waiting_alone_; });
@@ -29,13 +30,21 @@ void EvaluationLimit::end_alone() {
 void EvaluationLimit::end() {
   std::lock_guard<std::mutex> lock(mutex_);
   --running_;
+  if (limit_ > 0 && ++clean_ends_ >= kEndsBeforeGrowing) {
+    clean_ends_ = 0;
+    limit_ = limit_ + 1 >= most_ ? 0 : limit_ + 1;
+  }
   changed_.notify_all();
 }
 
 int EvaluationLimit::shrink() {
   std::lock_guard<std::mutex> lock(mutex_);
-  const int now = limit_ == 0 ? running_ : std::min(limit_, running_);
+  // the crowd when it asked to be alone: by now every other evaluation has ended
+  const int crowd = std::max(crowd_, running_);
+  if (limit_ == 0) most_ = std::max(most_, crowd);
+  const int now = limit_ == 0 ? crowd : std::min(limit_, crowd);
   limit_ = std::max(1, now / 2);
+  clean_ends_ = 0;
   ++shrinks_;
   return limit_;
 }

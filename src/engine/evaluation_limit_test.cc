@@ -28,6 +28,46 @@ TEST(EvaluationLimit, UnlimitedUntilAnOutOfMemoryThenHalfOfThoseRunning) {
   EXPECT_EQ(limit.shrink(), 1);
 }
 
+// The retry shrinks the limit after every other evaluation ended: half of the four that ran when
+// it asked to be alone, not of the one running then (session 8: four slots fell to one).
+TEST(EvaluationLimit, ARetryAloneHalvesTheCrowdItLeftNotItself) {
+  EvaluationLimit limit;
+  std::vector<std::unique_ptr<EvaluationPlace>> others;
+  for (int i = 0; i < 3; ++i) others.push_back(std::make_unique<EvaluationPlace>(limit));
+  int after = 0;
+  std::thread retry([&] {
+    EvaluationPlace mine(limit);
+    { AloneOnGpu turn(&limit); }
+    after = limit.shrink();
+  });
+  std::this_thread::sleep_for(30ms);
+  others.clear();
+  retry.join();
+  EXPECT_EQ(after, 2);
+}
+
+TEST(EvaluationLimit, TheLimitGrowsBackAfterEvaluationsEndWithoutRunningOut) {
+  EvaluationLimit limit;
+  std::vector<std::unique_ptr<EvaluationPlace>> places;
+  for (int i = 0; i < 4; ++i) places.push_back(std::make_unique<EvaluationPlace>(limit));
+  EXPECT_EQ(limit.shrink(), 2);
+  places.clear();  // 4 ends
+  auto run_one = [&] { EvaluationPlace place(limit); };
+  for (int i = 0; i < EvaluationLimit::kEndsBeforeGrowing - 5; ++i) run_one();
+  EXPECT_EQ(limit.limit(), 2);
+  run_one();
+  EXPECT_EQ(limit.limit(), 3);  // one more at once
+  EXPECT_EQ(limit.shrink(), 1);  // ran out again: half of 3, and the count starts over
+  for (int i = 0; i < EvaluationLimit::kEndsBeforeGrowing - 1; ++i) run_one();
+  EXPECT_EQ(limit.limit(), 1);
+  run_one();
+  EXPECT_EQ(limit.limit(), 2);
+  for (int i = 0; i < EvaluationLimit::kEndsBeforeGrowing; ++i) run_one();
+  EXPECT_EQ(limit.limit(), 3);
+  for (int i = 0; i < EvaluationLimit::kEndsBeforeGrowing; ++i) run_one();
+  EXPECT_EQ(limit.limit(), 0);  // back to the 4 that first ran at once: unlimited again
+}
+
 TEST(EvaluationLimit, ANewEvaluationWaitsWhileTheLimitIsReached) {
   EvaluationLimit limit;
   auto first = std::make_unique<EvaluationPlace>(limit);

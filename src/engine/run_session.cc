@@ -372,8 +372,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   for (const auto& [g, limit] : limits) {
     if (limit.out_of_memory() > 0) {
       log << "keval: " << limit.out_of_memory() << " job(s) ran out of device memory on GPU " << g
-          << " beside other evaluations and fit alone; at most " << limit.limit()
-          << " evaluation(s) at once there after that\n";
+          << " beside other evaluations and fit alone; each halved how many evaluations run there at once"
+          << " (it grows back as evaluations end); at the end: "
+          << (limit.limit() == 0 ? std::string("every slot") : "at most " + std::to_string(limit.limit())) << "\n";
     }
   }
   for (auto [i, first] : same_code_as) {

@@ -226,6 +226,26 @@ def test_keval_format_inputs_are_drawn_with_the_job_device_as_default_and_not_af
     assert seen == ["meta", "cpu"]  # a separate memo entry: the draw device is part of the key
 
 
+def test_large_sets_drawn_on_a_device_are_drawn_again_not_kept_and_not_copied():
+    from keval_runner.inputs import build_inputs
+
+    drawn = []
+
+    def make_inputs(case, dtype, seed):
+        x = torch.empty(case["n"], dtype=dtype)  # on the default device: the job's
+        drawn.append(x)
+        return (x,)
+
+    big = {"name": "big", "params": {"n": 2**27}, "dtype": "float32"}  # 512 MiB, on meta
+    first = build_inputs(make_inputs, big, 1, torch.device("meta"), on_device=True)
+    second = build_inputs(make_inputs, big, 1, torch.device("meta"), on_device=True)
+    assert len(drawn) == 2 and first[0] is drawn[0] and second[0] is drawn[1]  # no copy, no memo
+    small = {"name": "small", "params": {"n": 4}, "dtype": "float32"}
+    a = build_inputs(make_inputs, small, 1, torch.device("meta"), on_device=True)
+    b = build_inputs(make_inputs, small, 1, torch.device("meta"), on_device=True)
+    assert len(drawn) == 3 and a[0] is not drawn[2] and b[0] is not drawn[2]  # kept; each build a copy
+
+
 def test_inputs_are_drawn_on_the_device_for_keval_format_and_for_inputs_on_device_only():
     from keval_runner.inputs import draws_on_device
 
