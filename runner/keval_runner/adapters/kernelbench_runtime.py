@@ -11,7 +11,9 @@ A task wraps one KernelBench problem file (copied as `problem.py`): `class Model
   integer: KernelBench itself casts every input to the float precision, keval does not). The
   task says `inputs_on_device`: on the GPU the job calls this with its device as the default
   device, so `torch.rand(M, N)` draws there (level 1's 4 GiB inputs took 20 s a job on one CPU
-  thread); a get_inputs that fails there (it needs CPU tensors) is drawn again on the CPU;
+  thread); a get_inputs that fails there (it needs CPU tensors) is drawn again on the CPU,
+  unless it ran out of memory (session 8: a KernelBenchX draw that did so on the GPU and was
+  drawn again on the CPU got other values than the other job's, and a `mismatch`);
 - weights: `Model(*get_init_inputs())` built on the CPU under `torch.manual_seed(0)` (the seed
   also set before `get_init_inputs()`, as KernelBench does), then moved to the inputs' device;
   the submission's `ModelNew(*same init inputs)` is built the same way and then receives
@@ -89,6 +91,12 @@ def load_problem(path: str, factor: int = 1, source: str = None):
     return module
 
 
+def out_of_memory(exc: BaseException) -> bool:
+    """A failure that depends on what else holds the GPU: never a reason to draw on the CPU
+    instead (other values than the other job's). The job reports it and is retried alone."""
+    return isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc)
+
+
 def signature(inputs) -> tuple:
     """What tells the variants of one problem apart: shapes and dtypes (values for non-tensors)."""
     out = []
@@ -162,8 +170,8 @@ class Problem:
         torch.manual_seed(seed)
         try:
             return tuple(module.get_inputs())
-        except Exception:
-            if torch.empty(0).device.type == "cpu":
+        except Exception as exc:
+            if torch.empty(0).device.type == "cpu" or out_of_memory(exc):
                 raise
         with torch.device("cpu"):  # e.g. a get_inputs that goes through numpy
             torch.manual_seed(seed)

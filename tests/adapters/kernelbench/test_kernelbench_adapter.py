@@ -152,6 +152,13 @@ def test_inputs_draw_on_the_default_device_and_again_on_the_cpu_when_that_fails(
     path.write_text(path.read_text().replace("torch.from_numpy(x.numpy())", "torch.rand(4)"))
     with torch.device("meta"):
         assert rt.Problem(str(path)).make_inputs(1, 3)[1].device.type == "meta"
+    # out of memory depends on the GPU's other jobs: raised for a retry, never drawn on the CPU
+    path.write_text(path.read_text().replace(
+        "    x = torch.rand(4)\n",
+        "    x = torch.rand(4)\n    if x.device.type != 'cpu':\n"
+        "        raise torch.OutOfMemoryError('CUDA out of memory. Tried to allocate 6.00 GiB')\n"))
+    with torch.device("meta"), pytest.raises(torch.OutOfMemoryError):
+        rt.Problem(str(path)).make_inputs(1, 3)
 
 
 def test_scaling_and_weight_copy_units():
