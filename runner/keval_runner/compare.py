@@ -6,11 +6,14 @@ float64 took 10 s, the GPU takes milliseconds). Errors are taken over the
 elements finite on both sides; `n_over_tol` counts those with |a-b| > atol + rtol*|ref|
 plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN and
 +Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0).
+Large outputs are compared in slices of CHUNK_ELEMENTS: whole, a KernelBench output of 2^31
+float32 elements needed 64 GiB of float64 temporaries, and the H200 ran out (session 8).
 """
 
 import torch
 
 TINY = torch.finfo(torch.float64).tiny
+CHUNK_ELEMENTS = 1 << 25  # float64 temporaries of 256 MiB each
 
 
 class NonTensorOutput(TypeError):
@@ -35,46 +38,57 @@ def _is_exact(dtype: torch.dtype) -> bool:
     return not (dtype.is_floating_point or dtype.is_complex)
 
 
-def _as_float64(tensor: torch.Tensor) -> torch.Tensor:
-    if tensor.dtype.is_complex:
-        tensor = torch.view_as_real(tensor)
-    return tensor.detach().to(torch.float64)
-
-
 def _count(mask: torch.Tensor) -> int:
     return int(mask.sum().item())
+
+
+def _flat(t: torch.Tensor, complex_too: bool) -> torch.Tensor:
+    t = t.detach()
+    if complex_too and not t.is_complex():
+        t = t.to(torch.complex128)
+    return (torch.view_as_real(t) if t.is_complex() else t).reshape(-1)
+
+
+def _slices(a: torch.Tensor, b: torch.Tensor, device):
+    """Matching slices of a and b of equal shapes, flattened (complex as pairs of reals), each
+    slice on device."""
+    either_complex = a.is_complex() or b.is_complex()
+    fa, fb = _flat(a, either_complex), _flat(b, either_complex)
+    for start in range(0, fa.numel(), CHUNK_ELEMENTS):
+        end = start + CHUNK_ELEMENTS
+        yield fa[start:end].to(device), fb[start:end].to(device)
+
+
+def _larger(best, value):
+    return value if best is None else max(best, value)
 
 
 def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
     """Error facts for two tensors of the same shape."""
     exact = _is_exact(out.dtype) and _is_exact(ref.dtype)
-    a = _as_float64(out.to(ref.device))
-    b = _as_float64(ref)
-    a_finite, b_finite = torch.isfinite(a), torch.isfinite(b)
-    both = a_finite & b_finite
-
-    diff = torch.where(both, (a - b).abs(), torch.zeros_like(a))
-    rel = diff / b.abs().clamp_min(TINY)
-    any_finite = bool(both.any().item())
-    max_abs = float(diff.max().item()) if any_finite else None
-    max_rel = float(torch.where(both, rel, torch.zeros_like(rel)).max().item()) if any_finite else None
-
-    if exact:
-        over = both & (out.to(ref.device).to(torch.int64) != ref.to(torch.int64))
-    else:
-        over = both & (diff > (atol + rtol * b.abs()))
-    # Non-finite positions agree only when both are NaN or both are the same infinity.
-    same_special = (torch.isnan(a) & torch.isnan(b)) | (~a_finite & ~b_finite & (a == b))
-    pattern_differs = ~both & ~same_special
-    return {
-        "max_abs_err": max_abs,
-        "max_rel_err": max_rel,
-        "n_over_tol": _count(over) + _count(pattern_differs),
-        "nan": _count(torch.isnan(a)),
-        "inf": _count(torch.isinf(a)),
-        "ref_nan": _count(torch.isnan(b)),
-        "ref_inf": _count(torch.isinf(b)),
-    }
+    facts = {"max_abs_err": None, "max_rel_err": None, "n_over_tol": 0,
+             "nan": 0, "inf": 0, "ref_nan": 0, "ref_inf": 0}
+    for o, r in _slices(out, ref, ref.device):
+        a, b = o.to(torch.float64), r.to(torch.float64)
+        a_finite, b_finite = torch.isfinite(a), torch.isfinite(b)
+        both = a_finite & b_finite
+        diff = torch.where(both, (a - b).abs(), torch.zeros_like(a))
+        if bool(both.any().item()):
+            rel = torch.where(both, diff / b.abs().clamp_min(TINY), torch.zeros_like(a))
+            facts["max_abs_err"] = _larger(facts["max_abs_err"], float(diff.max().item()))
+            facts["max_rel_err"] = _larger(facts["max_rel_err"], float(rel.max().item()))
+        if exact:
+            over = both & (o.to(torch.int64) != r.to(torch.int64))
+        else:
+            over = both & (diff > (atol + rtol * b.abs()))
+        # Non-finite positions agree only when both are NaN or both are the same infinity.
+        same_special = (torch.isnan(a) & torch.isnan(b)) | (~a_finite & ~b_finite & (a == b))
+        facts["n_over_tol"] += _count(over) + _count(~both & ~same_special)
+        facts["nan"] += _count(torch.isnan(a))
+        facts["inf"] += _count(torch.isinf(a))
+        facts["ref_nan"] += _count(torch.isnan(b))
+        facts["ref_inf"] += _count(torch.isinf(b))
+    return facts
 
 
 def compare_output(index: int, out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
@@ -172,10 +186,10 @@ def max_abs_diff(outs_a: list, outs_b: list):
     for a, b in zip(outs_a, outs_b):
         if a.shape != b.shape or a.numel() == 0:
             continue
-        a, b = on_shared_device(a, b)
-        fa, fb = _as_float64(a), _as_float64(b)
-        both = torch.isfinite(fa) & torch.isfinite(fb)
-        if bool(both.any().item()):
-            value = float((fa - fb).abs()[both].max().item())
-            best = value if best is None else max(best, value)
+        device = a.device if a.device.type != "cpu" else b.device  # the GPU whenever one side is there
+        for sa, sb in _slices(a, b, device):
+            fa, fb = sa.to(torch.float64), sb.to(torch.float64)
+            both = torch.isfinite(fa) & torch.isfinite(fb)
+            if bool(both.any().item()):
+                best = _larger(best, float(torch.where(both, (fa - fb).abs(), torch.zeros_like(fa)).max().item()))
     return best

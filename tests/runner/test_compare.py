@@ -128,3 +128,21 @@ def test_changed_elements_treats_nan_as_equal_and_different_shapes_as_incomparab
     assert changed_elements(first, second[:3]) is None
     judged = not_judged_where_undefined([torch.tensor([0.0, 2.0, 7.0, 4.0])], [first], [mask])[0]
     assert judged.tolist()[2] == 3.0 and judged.tolist()[0] == 0.0  # only the undefined element is taken
+
+
+def test_slices_give_the_facts_of_the_whole(monkeypatch):
+    import keval_runner.compare as compare
+
+    g = torch.Generator().manual_seed(3)
+    ref = torch.randn(7, 13, generator=g)
+    out = ref + 1e-3 * torch.randn(7, 13, generator=g)
+    out[2, 5], out[4, 1], ref[6, 0] = NAN, INF, NAN
+    out_t = out.t()  # not contiguous: sliced after a flattening copy
+    whole = compare_output(0, out_t, ref.t(), 1e-3, 1e-3)
+    whole_diff = max_abs_diff([out_t], [ref.t()])
+    whole_int = compare_output(0, torch.arange(50), torch.arange(50) % 7, 0, 0)
+    monkeypatch.setattr(compare, "CHUNK_ELEMENTS", 8)  # 12 slices
+    assert compare_output(0, out_t, ref.t(), 1e-3, 1e-3) == whole
+    assert max_abs_diff([out_t], [ref.t()]) == whole_diff and whole_diff > 0
+    assert compare_output(0, torch.arange(50), torch.arange(50) % 7, 0, 0) == whole_int
+    assert whole["nan"] == 1 and whole["inf"] == 1 and whole["ref_nan"] == 1 and whole["n_over_tol"] > 2
