@@ -56,7 +56,7 @@ def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
     assert "`momentum_step`" in step["instruction"]
 
 
-def test_perf_inputs_make_only_the_asked_for_item(suite):
+def test_perf_inputs_make_only_the_asked_for_item(suite, monkeypatch):
     from keval_runner.adapters import kb_common
 
     reference = kb_common._load(os.path.join(suite, "Momentum", "reference.py"), "kbx_test_ref_momentum")
@@ -73,6 +73,20 @@ def test_perf_inputs_make_only_the_asked_for_item(suite):
     with torch.device("meta"):  # as a job of this inputs_on_device task calls it on its device
         on_device = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
     assert on_device[2].device.type == "meta" and on_device[2].shape == param.shape
+    task = reference._keval_kbx_task
+    built_on = []
+
+    def runs_out_off_the_cpu(index, seed, device="cpu"):
+        built_on.append(device)
+        if device != "cpu":
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 6.00 GiB")
+        return None, (param,), None
+
+    # running out depends on the GPU's other jobs: raised for a retry, never redrawn on the CPU
+    monkeypatch.setattr(task, "perf_item", runs_out_off_the_cpu)
+    with torch.device("meta"), pytest.raises(torch.OutOfMemoryError):
+        reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
+    assert built_on == ["meta"]
 
 
 def test_selfcheck_runs_the_test_and_perf_cases(env, shared):
