@@ -151,11 +151,16 @@ def differs_where_defined(judged_first: list, rerun: list, refs: list, undefined
     return not all(tensors_identical(x, y) for x, y in zip(judged_first, judged_rerun))
 
 
+def shared_device(a: torch.Tensor, b: torch.Tensor) -> torch.device:
+    """Where a and b are compared: the GPU when either is there, else the CPU."""
+    return a.device if a.device.type != "cpu" else b.device
+
+
 def on_shared_device(a: torch.Tensor, b: torch.Tensor):
-    """a and b on one device: the GPU when either is there, else the CPU."""
+    """a and b on one device: shared_device's."""
     if a.device == b.device:
         return a, b
-    device = a.device if a.device.type != "cpu" else b.device
+    device = shared_device(a, b)
     return a.to(device), b.to(device)
 
 
@@ -186,8 +191,7 @@ def max_abs_diff(outs_a: list, outs_b: list):
     for a, b in zip(outs_a, outs_b):
         if a.shape != b.shape or a.numel() == 0:
             continue
-        device = a.device if a.device.type != "cpu" else b.device  # the GPU whenever one side is there
-        for sa, sb in _slices(a, b, device):
+        for sa, sb in _slices(a, b, shared_device(a, b)):
             fa, fb = sa.to(torch.float64), sb.to(torch.float64)
             both = torch.isfinite(fa) & torch.isfinite(fb)
             if bool(both.any().item()):

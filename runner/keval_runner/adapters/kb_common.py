@@ -66,9 +66,9 @@ FIELD_ORDER = ["name", "version", "track", "category", "difficulty", "entry", "s
                "notes"]
 
 
-def task_toml(fields: dict, tolerances: dict, cases: list, inputs_on_device: bool = False) -> str:
+def task_toml(fields: dict, tolerances: dict, cases: list) -> str:
     """task.toml text. tolerances: dtype -> (atol, rtol, reason); cases: dicts with name, small,
-    params (and optionally dtypes). inputs_on_device: make_inputs may draw on the job's device."""
+    params (and optionally dtypes)."""
     lines = []
     for key in FIELD_ORDER:
         if key in fields and fields[key] is not None:
@@ -77,8 +77,7 @@ def task_toml(fields: dict, tolerances: dict, cases: list, inputs_on_device: boo
     if unknown:
         raise ValueError(f"unknown task fields {sorted(unknown)}")
     lines.append("shared_inputs = false  # a peer's make_inputs may build on CUDA: never in the zygote")
-    if inputs_on_device:
-        lines.append("inputs_on_device = true  # drawn with the job's device as the default device")
+    lines.append("inputs_on_device = true  # drawn with the job's device as the default device")
     for dtype, (atol, rtol, reason) in tolerances.items():
         lines += ["", f"[tolerance.{dtype}]", f"atol = {toml_value(float(atol))}",
                   f"rtol = {toml_value(float(rtol))}", f"reason = {toml_value(reason)}"]

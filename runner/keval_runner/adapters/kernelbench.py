@@ -398,8 +398,7 @@ def adapt_suite(source: str, out: str, levels=None, require_kernel: bool = True)
                 "source": f"KernelBench {problem.relative}",
                 "notes": "; ".join(notes) if notes else None,
             }
-            toml = kb_common.task_toml(fields, {"float32": TOLERANCE}, planned["cases"],
-                                         inputs_on_device=True)
+            toml = kb_common.task_toml(fields, {"float32": TOLERANCE}, planned["cases"])
             writer.write(problem.name, "task.toml", toml)
             writer.write(problem.name, "problem.py", problem_source)
             writer.write(problem.name, "kernelbench_runtime.py", runtime)

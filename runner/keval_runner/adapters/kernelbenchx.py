@@ -319,8 +319,7 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, r
         "source": f"KernelBenchX data/kernelbenchx/{entry['file']}", "notes": "; ".join(notes),
     }
     all_cases = [{"name": "tests", "small": True, "params": {"bytes_moved": 0, "flop_count": 0}}] + cases
-    writer.write(stem, "task.toml", kb_common.task_toml(fields, {dtype: (atol, rtol, reason)}, all_cases,
-                                                      inputs_on_device=True))
+    writer.write(stem, "task.toml", kb_common.task_toml(fields, {dtype: (atol, rtol, reason)}, all_cases))
     writer.write(stem, "reference.py", reference_text(root, runtime_path, category, stem, function))
     suffix = suffix_text(root, runtime_path, category, stem, function)
     writer.write(stem, "submission_suffix.py", suffix)
