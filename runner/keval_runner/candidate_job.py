@@ -1,73 +1,100 @@
-"""A `candidate` job: load the code, call it on every case and seed, report raw facts.
+"""A `candidate` job, the warden's side: it never loads the submission; its guest does.
 
-Per call it reports whether the call returned, which Triton kernels ran, whether inputs
-changed, whether an output aliases an input or is not a plain tensor, whether the guard bands
-around the inputs changed, and saves the outputs for the reference job. Then the optional
-determinism re-run, timing (inputs rotated, timed outputs checked) and the kernel profile.
-Tampering with watched functions is reported whenever it is seen. Judging is the controller's.
+The warden draws every input, places it between guard bands in memory the guest maps, asks the
+guest to call the submission, and then checks from its own process what the call left behind:
+inputs unchanged, guard bands intact, the outputs (copied out of the guest as plain bytes)
+saved where the job's uid cannot write. Which kernels ran, timing samples and the kernel
+profile come from the guest as evidence: the warden decides which kernels are the
+submission's own from the submission's text (kernel_identity.py), forwards what the guest saw
+replaced (`tampering`), and reports a reply the protocol does not allow as tampering too.
+Judging is the controller's.
 """
 
 import os
-import sys
-import time
 
 import torch
 
-from . import checks, device_gate, kernel_profile, kernel_tracking, timing
-from .compare import NonTensorOutput, as_output_list, max_abs_diff, tensors_identical
-from .errors import DeviceError, describe
-from .inputs import build_inputs, draws_on_device, synchronize, tensors_in, torch_device
-from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
+from . import checks, device_gate, kernel_identity
+from .compare import max_abs_diff, tensors_identical
+from .device_sharing import host_allocator
+from .errors import describe
+from .guest_process import GuestMisbehaved
+from .guest_timing import GuestContender, GuestCallFailed
+from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
+from .messages import clip
 from .output_files import output_path, rerun_path, save_outputs
 from .phases import phase
-from .rotation import MAX_SETS, InputRotation, derived_seeds, input_bytes
+from .rotation import MAX_SETS, derived_seeds, input_bytes
+from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
+from . import timing
 
-_clock = time.perf_counter  # bound at import, before any candidate can replace it
+
+class SharedCall:
+    """One call's arguments in memory the guest maps, with the warden's checks around them."""
+
+    def __init__(self, args, guard_bytes: int):
+        self.buffers = []
+        self.guards = checks.GuardBands(args, guard_bytes, allocate=host_allocator(self.buffers))
+        self.args = self.guards.args
+        self.inputs = tensors_in(self.args)
+        self.fields, self.fds = describe_args(self.args, self.buffers)
+
+    def close(self) -> None:
+        for buffer in self.buffers:
+            buffer.close()
+        self.buffers = []
 
 
 class CandidateJob:
-    def __init__(self, request: dict, writer):
+    def __init__(self, request: dict, writer, guest):
         self.request = request
         self.writer = writer
-        self.send = writer.send  # bound before the candidate loads
+        self.send = writer.send
+        self.guest = guest
         self.device = torch_device(request.get("device", "cpu"), request.get("gpu", 0))
         self.code_file = request["code_file"]
         self.checks = checks.settings_from(request)
-        self.module = None
-        self.entry = None
         self.make_inputs = None
-        self.watch = None
+        with open(self.code_file, encoding="utf-8", errors="replace") as f:
+            self.defined = kernel_identity.defined_kernels(f.read())
+
+    # -- the guest -------------------------------------------------------------------------
+
+    def ask(self, header: dict, fds=(), stage: str = "call", where=None):
+        """The guest's (reply, payload); what it saw replaced is sent as `tampering`."""
+        reply, payload = self.guest.ask(header, fds)
+        if reply["tampering"]:
+            self.send("tampering", stage=stage, names=[clip(n, 300) for n in reply["tampering"]],
+                      **(where or {"case": None, "dtype": None, "seed": None}))
+        return reply, payload
+
+    def guest_error(self, stage: str, reply: dict, **fields) -> None:
+        """An `error` from a failure the guest reports (its fields checked, not trusted)."""
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        line = error.get("line")
+        self.writer.error(stage, clip(str(error.get("error_kind", "GuestError")), 100),
+                          str(error.get("message", "")),
+                          line=line if isinstance(line, int) and not isinstance(line, bool) else None,
+                          error_class=clip(str(error.get("error_class", "GuestError")), 100), **fields)
+
+    def own_and_other(self, reported) -> tuple:
+        return kernel_identity.split_own(reported, self.defined)
 
     # -- setup -------------------------------------------------------------------------
 
     def load(self) -> bool:
-        kernel_tracking.install()
         reference = load_reference_module(self.request["task_dir"], self.writer)
         if reference is None:
             return False
         self.make_inputs = reference.make_inputs
-        if self.checks["tamper"]:
-            self.watch = checks.TamperWatch(self.send)
-        try:
-            self.module = load_module(self.code_file, CANDIDATE_MODULE)
-        except (Exception, SystemExit) as exc:
-            self.tamper_check("import")
-            self.writer.error("import", **describe(exc, self.code_file))
+        reply, _ = self.ask({"op": "load"}, stage="import")
+        if not reply["ok"]:
+            stage = "entry" if reply.get("stage") == "entry" else "import"
+            self.guest_error(stage, reply)
             return False
-        self.tamper_check("import")
-        try:
-            name, self.entry = find_entry(self.module, self.request.get("entry", ""))
-        except MissingEntry as exc:
-            self.writer.error("entry", "MissingEntry", str(exc), error_class="MissingEntry")
-            return False
-        self.send("entry", name=name)
+        self.send("entry", name=clip(str(reply.get("entry", "")), 200))
         return True
-
-    def tamper_check(self, stage: str, case=None, seed=None) -> None:
-        if self.watch is not None:
-            where = self._where(case, seed) if case is not None else {}
-            self.watch.check(stage, **where)
 
     # -- one call ----------------------------------------------------------------------
 
@@ -85,112 +112,94 @@ class CandidateJob:
             self.writer.error("inputs", **fields, **self._where(case, seed))
             return None
 
-    def _check_device(self) -> None:
-        """After a failed call on CUDA: a sticky fault leaves the context unusable."""
-        if self.device.type != "cuda":
-            return
+    def shared(self, args, guard_bytes: int):
         try:
-            torch.cuda.synchronize(self.device)
-        except Exception as exc:
-            raise DeviceError("DeviceLost", f"CUDA context lost after a failed call: {exc}") from exc
+            return SharedCall(args, guard_bytes)
+        except Exception as exc:  # e.g. out of memory: the guard bands go, the sharing cannot
+            if guard_bytes == 0:
+                raise
+            print(f"keval_runner: no guard bands: {exc!r}", file=__import__("sys").stderr)
+            return SharedCall(args, 0)
 
-    def call_once(self, case, seed):
+    def guest_call(self, shared: SharedCall, where: dict, **options):
+        """The guest's reply to one call, and its outputs as tensors (None when it failed)."""
+        header = {"op": "call", "args": shared.fields, **options}
+        reply, payload = self.ask(header, shared.fds, stage="call", where=where)
+        if not reply["ok"]:
+            return reply, None
+        if options.get("return_outputs") is False:
+            return reply, []
+        try:
+            return reply, outputs_from_payload(reply.get("outputs"), payload)
+        except ValueError as exc:
+            raise GuestMisbehaved(f"call outputs: {exc}") from exc
+
+    def call_once(self, case, seed, keep_as=None):
         """Runs one call and reports it; returns the saved CPU copies of the outputs or None."""
+        where = self._where(case, seed)
         saved = output_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(saved):
             os.remove(saved)  # a failed call must never leave an older run's outputs behind
         args = self._inputs(case, seed)
         if args is None:
             return None
-        guards = None
-        if self.checks["guard_bytes"] > 0:
-            try:
-                guards = checks.GuardBands(args, self.checks["guard_bytes"])
-                args = guards.args
-            except Exception as exc:  # e.g. out of memory: the call runs on its plain inputs
-                print(f"keval_runner: no guard bands for {case['name']}/{seed}: {exc!r}", file=sys.stderr)
-        inputs = tensors_in(args)
-        before = [t.clone() for t in inputs]
-        poisoned = False
-        if self.checks["poison_outputs"]:
-            poisoned = checks.poison_memory(self.device, checks.poison_size(inputs))
-        result, failure = None, None
-        with kernel_tracking.tracking() as launched, torch.no_grad():
-            started = _clock()
-            try:
-                result = self.entry(*args)
-                synchronize(self.device)
-            except (Exception, SystemExit) as exc:
-                failure = exc
-            wall_ms = (_clock() - started) * 1e3
-        self.tamper_check("call", case, seed)  # first: the checks below use watched functions
-        if failure is not None:
-            self.writer.error("call", **describe(failure, self.code_file, self.module), **self._where(case, seed))
-            self._check_device()
-
-        outputs = None
-        if failure is None:
-            try:
-                outputs = as_output_list(result)
-            except NonTensorOutput as exc:
-                self.writer.error("call", "NonTensorOutput", str(exc), error_class="NonTensorOutput",
-                                  **self._where(case, seed))
-        mutated = any(not tensors_identical(t, b) for t, b in zip(inputs, before))
-        input_storages = {t.untyped_storage().data_ptr() for t in inputs if t.numel() > 0}
-        aliased = outputs is not None and any(
-            o.numel() > 0 and o.untyped_storage().data_ptr() in input_storages for o in outputs)
-        violations = guards.violations() if guards is not None else []
-        foreign = checks.foreign_output_types(outputs)
-        copies = None
+        shared = self.shared(args, self.checks["guard_bytes"])
+        try:
+            before = [t.clone() for t in shared.inputs]
+            options = {"poison": self.checks["poison_outputs"]}
+            if keep_as is not None:
+                options.update(keep_as=keep_as, seed=seed)
+            reply, outputs = self.guest_call(shared, where, **options)
+            if outputs is None:
+                self.guest_error("call", reply, **where)
+            mutated = any(not tensors_identical(t, b) for t, b in zip(shared.inputs, before))
+            violations = shared.guards.violations()
+        finally:
+            shared.close()
         if outputs is not None:
-            try:
-                with phase("save_outputs"):
-                    copies = save_outputs(saved, outputs,
-                                          writing=lambda: device_gate.idle(self.request, self.writer, self.device))
-            except Exception as exc:  # e.g. a tensor subclass that cannot be copied or saved
-                self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
-                outputs = None
-
-        own, other = kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)
-        self.send("call", **self._where(case, seed), ok=outputs is not None, kernels=own,
-                  other_kernels=other, inputs_mutated=mutated, output_is_input=aliased,
+            with phase("save_outputs"):
+                outputs = save_outputs(saved, outputs,
+                                       writing=lambda: device_gate.idle(self.request, self.writer, self.device))
+        own, other = self.own_and_other(reply.get("kernels"))
+        foreign = reply.get("foreign_output_types") if isinstance(reply.get("foreign_output_types"), list) else []
+        wall_ms = reply.get("wall_ms") if isinstance(reply.get("wall_ms"), (int, float)) else None
+        self.send("call", **where, ok=outputs is not None, kernels=own, other_kernels=other,
+                  inputs_mutated=mutated, output_is_input=reply.get("output_is_input") is True,
                   n_outputs=len(outputs) if outputs is not None else None, wall_ms=wall_ms,
-                  guard_violations=violations, poisoned=poisoned, foreign_output_types=foreign)
-        return copies
+                  guard_violations=violations, poisoned=reply.get("poisoned") is True,
+                  foreign_output_types=[clip(str(t), 200) for t in foreign])
+        return outputs
 
     # -- determinism, timing, profile ----------------------------------------------------
 
     def check_determinism(self, case, seed, first_outputs) -> None:
+        where = self._where(case, seed)
         rerun = rerun_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(rerun):
             os.remove(rerun)
         args = self._inputs(case, seed)
         if args is None:
             return
+        shared = self.shared(args, 0)
         try:
-            with torch.no_grad():
-                second = as_output_list(self.entry(*args))
-                synchronize(self.device)
-        except (Exception, SystemExit) as exc:
-            self.tamper_check("call", case, seed)
-            self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed),
-                              rerun=True)
-            self._check_device()
+            reply, second = self.guest_call(shared, where)
+        finally:
+            shared.close()
+        if second is None:
+            self.guest_error("call", reply, **where, rerun=True)
             return
-        self.tamper_check("call", case, seed)
         same = len(first_outputs) == len(second) and all(
             tensors_identical(a, b) for a, b in zip(first_outputs, second))
         if not same and self.request.get("save_rerun_outputs"):
             with phase("save_outputs"):
                 save_outputs(rerun, second)
-        self.send("determinism", **self._where(case, seed), same=same,
-                  max_abs_diff=max_abs_diff(first_outputs, second))
+        self.send("determinism", **where, same=same, max_abs_diff=max_abs_diff(first_outputs, second))
 
-    def _rotation_sets(self, case, first_outputs: dict) -> list:
-        """(seed, args): fresh inputs of the seeds whose calls succeeded, then, on CUDA, derived
-        seeds until the inputs exceed twice the L2 size (at most MAX_SETS sets)."""
+    def rotation_sets(self, case, seeds) -> list:
+        """(seed, args): fresh inputs of the given seeds, then, on CUDA, derived seeds until the
+        inputs exceed twice the L2 size (at most MAX_SETS sets)."""
         sets = []
-        for seed in first_outputs:
+        for seed in seeds:
             args = self._inputs(case, seed)
             if args is not None:
                 sets.append((seed, args))
@@ -208,64 +217,68 @@ class CandidateJob:
             sets.append((seed, args))
         return sets
 
+    def guest_rotation(self, case, seeds, key: str):
+        """The candidate's input sets handed to the guest; a GuestContender timing them, or None
+        (the failure reported). The shared sets stay alive with the contender."""
+        sets = self.rotation_sets(case, seeds)
+        if not sets:
+            return None
+        shared = [(seed, SharedCall(args, 0)) for seed, args in sets]
+        settings = self.request.get("timing") or {}
+        interval = timing.check_interval(settings) if self.checks["timed_output_check"] else 0
+        header = {"op": "rotation", "key": key, "check_interval": interval,
+                  "sets": [{"seed": seed, "args": s.fields, "fds": len(s.fds)} for seed, s in shared]}
+        fds = [fd for _, s in shared for fd in s.fds]
+        where = self._where(case, seeds[0])
+        reply, _ = self.ask(header, fds, stage="timing", where=where)
+        if not reply["ok"]:
+            for _, s in shared:
+                s.close()
+            self.guest_error("timing", reply, **where)
+            return None
+        return GuestContender(self, key, shared, where)
+
     def time_case(self, case, first_outputs: dict) -> None:
         seed = next(iter(first_outputs))
-        settings = self.request.get("timing") or {}
-        sets = self._rotation_sets(case, first_outputs)
-        if not sets:
+        where = self._where(case, seed)
+        contender = self.guest_rotation(case, list(first_outputs), self.case_key(case))
+        if contender is None:
             return
-        rotation = InputRotation(self.entry, sets, first_outputs)
-        observe = None
-        if self.checks["timed_output_check"]:
-            observe = rotation.observer(timing.check_interval(settings))
         try:
-            with torch.no_grad():
-                rotation.record_first_outputs()  # extra sets: their first output, untimed
-                result = timing.measure(rotation.prepare, self.device, settings, observe)
-        except (Exception, SystemExit) as exc:
-            self.tamper_check("timing", case, seed)
-            self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seed))
-            self._check_device()
+            fields = timing.measure_contender(contender, self.device, self.request.get("timing") or {})
+        except GuestCallFailed as exc:
+            self.guest_error("timing", exc.reply, **where)
             return
-        self.tamper_check("timing", case, seed)
-        self.send("timing", **self._where(case, seed), **result, timed_output_checks=rotation.checks,
-                  timed_output_mismatches=rotation.mismatches, input_sets=len(rotation))
+        finally:
+            contender.release()
+        self.send("timing", **where, **fields, **contender.check_fields())
+
+    @staticmethod
+    def case_key(case) -> str:
+        return f"{case['name']}/{case['dtype']}"
 
     def profile_case(self, case, seed) -> None:
-        """The `kernel_profile` of one call: the launch-event screen when its share settles it
-        (at or above the request's `profile_screen_share`), else torch.profiler's."""
+        """The `kernel_profile` of one call, taken in the guest, own kernels decided here."""
+        where = self._where(case, seed)
         args = self._inputs(case, seed)
         if args is None:
             return
-        launched = []
-
-        def call(timer=None):
-            with kernel_tracking.tracking(timer) as seen, torch.no_grad():
-                try:
-                    self.entry(*args)
-                finally:
-                    launched.extend(seen)
-
-        def own_names():
-            return kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)[0]
-
-        threshold = float(self.request.get("profile_screen_share") or 0)
+        shared = self.shared(args, 0)
         try:
-            facts = None
-            if threshold > 0:
-                screened = kernel_profile.screen_call(call, self.device, lambda k: k[1] == CANDIDATE_MODULE)
-                if screened["own_share"] is not None and screened["own_share"] >= threshold:
-                    facts = screened
-            if facts is None:
-                launched.clear()
-                facts = kernel_profile.profile_call(call, self.device, own_names)
-        except (Exception, SystemExit) as exc:
-            self.tamper_check("timing", case, seed)
-            self.writer.error("profile", **describe(exc, self.code_file, self.module), **self._where(case, seed))
-            self._check_device()
+            header = {"op": "profile", "args": shared.fields,
+                      "screen_share": float(self.request.get("profile_screen_share") or 0)}
+            reply, _ = self.ask(header, shared.fds, stage="timing", where=where)
+        finally:
+            shared.close()
+        if not reply["ok"]:
+            self.guest_error("profile", reply, **where)
             return
-        self.tamper_check("timing", case, seed)
-        self.send("kernel_profile", **self._where(case, seed), **facts)
+        own, _ = self.own_and_other(reply.get("kernels"))
+        try:
+            facts = kernel_identity_profile(reply.get("profile"), set(own))
+        except ValueError as exc:
+            raise GuestMisbehaved(f"kernel profile: {exc}") from exc
+        self.send("kernel_profile", **where, **facts)
 
     # -- the whole job -----------------------------------------------------------------
 
@@ -274,9 +287,8 @@ class CandidateJob:
             loaded = self.load()
         if not loaded:
             return
-        if self.device.type == "cuda" and self.request.get("device_hold"):
-            kernel_tracking.idle_while_compiling(self.request, self.writer, self.device)
         os.makedirs(self.request["outputs_dir"], exist_ok=True)
+        timing_on = (self.request.get("timing") or {}).get("enabled")
         timed = []
         for case in self.request.get("cases", []):
             seeds = list(case.get("seeds") or [])
@@ -284,7 +296,7 @@ class CandidateJob:
             for index, seed in enumerate(seeds):
                 device_gate.pause_point(self.request, self.writer, self.device)
                 with phase("calls"):
-                    outputs = self.call_once(case, seed)
+                    outputs = self.call_once(case, seed, keep_as=self.case_key(case) if timing_on else None)
                 if outputs is None:
                     continue
                 first_outputs[seed] = outputs
@@ -293,7 +305,6 @@ class CandidateJob:
                         self.check_determinism(case, seed, outputs)
             if seeds and seeds[0] in first_outputs:
                 timed.append((case, first_outputs))
-        timing_on = (self.request.get("timing") or {}).get("enabled")
         profile_on = self.checks["profile_kernels"] and self.device.type == "cuda"
         for case, first_outputs in timed:
             if timing_on:
@@ -302,3 +313,22 @@ class CandidateJob:
             if profile_on:
                 with phase("profile"):
                     self.profile_case(case, next(iter(first_outputs)))
+
+
+def kernel_identity_profile(facts, own_names: set) -> dict:
+    """The guest's kernel profile with `own` decided by the warden's own-kernel names."""
+    if not isinstance(facts, dict) or not isinstance(facts.get("kernels"), list):
+        raise ValueError("not a profile")
+    kernels = []
+    for item in facts["kernels"]:
+        if not isinstance(item, dict) or not isinstance(item.get("time_us"), (int, float)):
+            raise ValueError("a kernel entry without time_us")
+        name = clip(str(item.get("name", "")), 300)
+        kernels.append({"name": name, "time_us": float(item["time_us"]), "own": name in own_names})
+    total = facts.get("total_time_us")
+    if not isinstance(total, (int, float)) or total < 0:
+        raise ValueError("total_time_us is not a number")
+    own_time = sum(k["time_us"] for k in kernels if k["own"])
+    method = clip(str(facts.get("method", "")), 40)
+    return {"kernels": kernels, "own_time_us": own_time, "total_time_us": float(total),
+            "own_share": own_time / total if total > 0 else None, "method": method}

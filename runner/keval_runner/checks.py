@@ -81,6 +81,10 @@ def map_tensors(args, fn) -> tuple:
 
 # -- guard bands ----------------------------------------------------------------------------
 
+def _plain_allocation(nbytes: int, device: torch.device) -> torch.Tensor:
+    return torch.empty(nbytes, dtype=torch.uint8, device=device)
+
+
 def guard_size(guard_bytes: int) -> int:
     return -(-int(guard_bytes) // GUARD_ALIGN) * GUARD_ALIGN
 
@@ -112,12 +116,13 @@ def storage_span(t: torch.Tensor) -> torch.Tensor:
 class Guarded:
     """One input placed between guard bands; `tensor` has the input's shape, strides and dtype."""
 
-    def __init__(self, t: torch.Tensor, guard_bytes: int, finite: bool = False):
+    def __init__(self, t: torch.Tensor, guard_bytes: int, finite: bool = False, allocate=None):
         self.guard = guard_size(guard_bytes)
         span = _span_elements(t)
         data_bytes = span * t.element_size()
         total = self.guard * 2 + data_bytes
-        raw = torch.empty(total + GUARD_ALIGN, dtype=torch.uint8, device=t.device)
+        allocate = allocate or _plain_allocation
+        raw = allocate(total + GUARD_ALIGN, t.device)
         shift = (-raw.data_ptr()) % GUARD_ALIGN  # the data starts 256-byte aligned (as cudaMalloc's)
         self.buffer = raw[shift: shift + total]
         self.canary = canary_bytes(t.dtype, self.guard, finite).to(t.device)
@@ -136,7 +141,7 @@ class Guarded:
             # an optimizer's parameter (TritonBench-T's Adam): a leaf, with its gradient
             self.tensor.requires_grad_(True)
             if t.grad is not None:
-                self.tensor.grad = t.grad.detach().clone()
+                self.tensor.grad = Guarded(t.grad.detach(), 0, allocate=allocate).tensor
 
     def intact(self) -> bool:
         head = self.buffer[: self.guard]
@@ -145,13 +150,14 @@ class Guarded:
 
 
 class GuardBands:
-    """The guarded copies of one call's inputs."""
+    """The guarded copies of one call's inputs; `allocate(nbytes, device)` gives each buffer
+    (default: torch.empty; the warden's puts them where the guest can map them)."""
 
-    def __init__(self, args, guard_bytes: int, finite: bool = False):
+    def __init__(self, args, guard_bytes: int, finite: bool = False, allocate=None):
         self.guarded = []
 
         def place(t):
-            g = Guarded(t, guard_bytes, finite)
+            g = Guarded(t, guard_bytes, finite, allocate)
             self.guarded.append(g)
             return g.tensor
 
@@ -312,13 +318,18 @@ class TamperWatch:
             except Exception:
                 pass
 
-    def check(self, stage: str, case=None, dtype=None, seed=None) -> list:
-        """Sends one `tampering` message for names changed since the last report; returns them."""
+    def changed_names(self) -> list:
+        """Names changed since the last report (each reported once); the originals put back."""
         changed = self.changed()
         new = [name for name in changed if name not in self.reported]
         if changed:
             self.restore(changed)
+        self.reported.update(new)
+        return new
+
+    def check(self, stage: str, case=None, dtype=None, seed=None) -> list:
+        """Sends one `tampering` message for names changed since the last report; returns them."""
+        new = self.changed_names()
         if new:
-            self.reported.update(new)
             self._send("tampering", stage=stage, names=new, case=case, dtype=dtype, seed=seed)
         return new

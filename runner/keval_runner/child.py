@@ -12,6 +12,8 @@ import traceback
 
 from . import device_gate, phases, sandbox
 from .errors import DeviceError
+from .guest_process import GuestGone, GuestMisbehaved, GuestProcess
+from .guest_setup import GUEST_KINDS, enter_guest_sandbox
 from .messages import MessageWriter
 
 EXIT_DONE = 0
@@ -55,14 +57,10 @@ def see_only_own_gpu(request: dict) -> None:
     request["gpu"] = 0
 
 
-def prepare_device(request: dict) -> None:
-    import torch
-
+def device_environment(request: dict) -> None:
+    """What the job's device needs set before anything starts CUDA (inherited by the guest)."""
     if request.get("device") == "cuda":
         see_only_own_gpu(request)
-        if not torch.cuda.is_available():
-            raise DeviceError("CudaUnavailable", "device 'cuda' was requested but torch sees no CUDA device")
-        torch.cuda.set_device(0)
     else:
         # Triton reads this at each @jit: CPU jobs always run kernels in the interpreter.
         os.environ["TRITON_INTERPRET"] = "1"
@@ -70,7 +68,17 @@ def prepare_device(request: dict) -> None:
         enable_autotune_without_driver()
 
 
-def dispatch(request: dict, writer: MessageWriter, capabilities=None) -> None:
+def prepare_device(request: dict) -> None:
+    import torch
+
+    device_environment(request)
+    if request.get("device") == "cuda":
+        if not torch.cuda.is_available():
+            raise DeviceError("CudaUnavailable", "device 'cuda' was requested but torch sees no CUDA device")
+        torch.cuda.set_device(0)
+
+
+def dispatch(request: dict, writer: MessageWriter, capabilities=None, guest=None) -> None:
     if request.get("op") == "probe":
         from .probe import probe
         writer.send("probe", **probe(request), sandbox_capabilities=capabilities)
@@ -80,13 +88,13 @@ def dispatch(request: dict, writer: MessageWriter, capabilities=None) -> None:
     kind = request.get("kind")
     if kind == "candidate":
         from .candidate_job import CandidateJob
-        CandidateJob(request, writer).run()
+        CandidateJob(request, writer, guest).run()
     elif kind == "reference":
         from .reference_job import ReferenceJob
         ReferenceJob(request, writer).run()
     elif kind == "timing":
         from .timing_job import TimingJob
-        TimingJob(request, writer).run()
+        TimingJob(request, writer, guest).run()
     elif kind == "ceilings":
         from .ceilings import measure
         writer.send("ceilings", **measure())
@@ -105,6 +113,31 @@ def _flush_stdio() -> None:
 def die_with_parent() -> None:
     """Linux: SIGKILL this child if the zygote dies, so no orphan keeps a GPU busy."""
     sandbox.set_parent_death_signal()
+
+
+def run_with_guest(request: dict, writer: MessageWriter, message_fd: int) -> None:
+    """This process is the warden: the submission runs in a guest it forks (docs/trust.md).
+    The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`."""
+    device_environment(request)
+    guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
+    try:
+        with phases.phase("sandbox"):
+            facts = guest.ready()
+        if facts is not None:
+            writer.send("sandbox", **facts)
+        dispatch(request, writer, guest=guest)
+    except GuestGone:
+        if guest.device_lost is not None:
+            raise DeviceError(*guest.device_lost)
+        _flush_stdio()
+        guest.mirror_exit()
+    except GuestMisbehaved as exc:
+        guest.kill()
+        if str(exc).startswith("sandbox: "):
+            raise sandbox.SandboxError(str(exc)[len("sandbox: "):]) from exc
+        writer.send("tampering", stage="protocol", names=[f"guest protocol: {str(exc)[:300]}"])
+        return
+    guest.end()
 
 
 def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:
@@ -132,9 +165,12 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
             capabilities = sandbox_capabilities(request)
         phases.reset()
         device_gate.reset()
-        with phases.phase("sandbox"):
-            enter_sandbox(request, writer)
-        dispatch(request, writer, capabilities)
+        if request.get("op") == "run" and request.get("kind") in GUEST_KINDS:
+            run_with_guest(request, writer, message_fd)
+        else:
+            with phases.phase("sandbox"):
+                enter_sandbox(request, writer)
+            dispatch(request, writer, capabilities)
         writer.send("done", phases=phases.seconds())
         code = EXIT_DONE
     except sandbox.SandboxError as exc:

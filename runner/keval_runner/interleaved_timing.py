@@ -19,6 +19,49 @@ from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
 
+class Sampler:
+    """Takes one sample of a call in this process: the flush, the launch cover, the events and
+    the host time around it. The guest takes its candidate's samples with one of its own."""
+
+    def __init__(self, device: torch.device, settings: dict, l2="open", cover="open"):
+        self.device = device
+        self.cuda = device.type == "cuda"
+        self.l2 = (L2Persistence.open() if self.cuda else None) if l2 == "open" else l2
+        self.cover = (LaunchCover.open(device, settings) if self.cuda else None) if cover == "open" else cover
+        if self.cuda:
+            _synchronize(device)
+            self.flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
+            self.start_event, self.end_event = _Event(enable_timing=True), _Event(enable_timing=True)
+
+    def reset_l2(self) -> int:
+        """The persisting-L2 limit found since the last reset (0 without the driver's calls)."""
+        return self.l2.reset() if self.l2 is not None else 0
+
+    def take(self, call) -> tuple:
+        """(event_ms, host_ms or None, cover_ms or None, output) of one call."""
+        if not self.cuda:
+            start = _clock()
+            output = call()
+            return (_clock() - start) * 1e3, None, None, output
+        self.flush.zero_()
+        # Host time must start on an idle device: the flush and prepare's input refill
+        # (a 512 MiB copy takes 0.25 ms) are queued work that is not the call's.
+        _synchronize(self.device)
+        host_start = _clock()
+        if self.cover is not None:
+            self.cover.start()
+        self.start_event.record()
+        output = call()
+        self.end_event.record()
+        _synchronize()  # every stream: work hidden from the events shows here
+        host_ms = (_clock() - host_start) * 1e3
+        cover_ms = None
+        if self.cover is not None:
+            cover_ms = self.cover.elapsed_ms(self.start_event)
+            host_ms -= cover_ms
+        return self.start_event.elapsed_time(self.end_event), host_ms, cover_ms, output
+
+
 class Contender:
     """who: "candidate" or a baseline name; prepare(k) readies the k-th call; observe(i, out)."""
 
@@ -39,6 +82,31 @@ class Contender:
         self.k += 1
         return call
 
+    def warm_up(self, count: int) -> None:
+        for _ in range(count):
+            self.next_call()()
+
+    def sample(self, sampler: Sampler) -> tuple:
+        """(event_ms, host_ms, cover_ms, output) of the next call."""
+        return sampler.take(self.next_call())
+
+    def charge_l2(self, sampler: Sampler) -> None:
+        """The limit a call of this contender may have raised, read (and reset) after it."""
+        self.l2_persisting_bytes = max(self.l2_persisting_bytes, sampler.reset_l2())
+
+    def record(self, sample, kept: bool) -> None:
+        event_ms, host_ms, cover_ms, output = sample
+        if cover_ms is not None:
+            self.cover_ms.append(cover_ms)
+        if not kept:
+            self.low_clock_discarded += 1
+        else:
+            self.samples.append(event_ms)
+            if host_ms is not None:
+                self.host_samples.append(host_ms)
+        if self.observe is not None:
+            self.observe(len(self.samples) - 1, output)
+
 
 def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open",
                         l2="open", cover="open") -> None:
@@ -48,71 +116,33 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     the driver's, l2_persistence.py); the limit it finds is charged to the contender whose call
     came last (the one that could have raised it). `cover` runs before each CUDA sample's start
     event (default: a LaunchCover of settings' `launch_cover_us`; None: the start event fires on
-    an idle GPU and the sample includes the launch latency)."""
+    an idle GPU and the sample includes the launch latency). A contender in another process
+    (the guest's candidate) takes its samples there and charges its own context's limit."""
     cuda = device.type == "cuda"
     if clock == "open":
         clock = SmClock.open(device) if cuda else None
-    if l2 == "open":
-        l2 = L2Persistence.open() if cuda else None
-    if cover == "open":
-        cover = LaunchCover.open(device, settings) if cuda else None
+    sampler = Sampler(device, settings, l2, cover)
     last = None  # the contender whose call ran last
 
-    def charge(contender) -> None:
-        if l2 is not None:
-            contender.l2_persisting_bytes = max(contender.l2_persisting_bytes, l2.reset())
-
     for contender in contenders:
-        for _ in range(int(settings.get("warmup", 0))):
-            contender.next_call()()
-        charge(contender)
-    if cuda:
-        _synchronize(device)
-        flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
-        start_event, end_event = _Event(enable_timing=True), _Event(enable_timing=True)
+        contender.warm_up(int(settings.get("warmup", 0)))
+        contender.charge_l2(sampler)
     began = _clock()
     active = list(contenders)
     while active:
         for contender in list(active):
-            call = contender.next_call()
             if last is not None:
-                charge(last)
-            if cuda:
-                flush.zero_()
-                # Host time must start on an idle device: the flush and prepare's input refill
-                # (a 512 MiB copy takes 0.25 ms) are queued work that is not the call's.
-                _synchronize(device)
-                host_start = _clock()
-                if cover is not None:
-                    cover.start()
-                start_event.record()
-                output = call()
-                end_event.record()
-                _synchronize()  # every stream: work hidden from the events shows here
-                host_ms = (_clock() - host_start) * 1e3
-                if cover is not None:
-                    contender.cover_ms.append(cover.elapsed_ms(start_event))
-                    host_ms -= contender.cover_ms[-1]
-                event_ms = start_event.elapsed_time(end_event)
-            else:
-                start = _clock()
-                output = call()
-                event_ms, host_ms = (_clock() - start) * 1e3, None
-            if clock is not None and too_slow(clock.current_mhz(), clock.default_mhz):
-                contender.low_clock_discarded += 1
-            else:
-                contender.samples.append(event_ms)
-                if host_ms is not None:
-                    contender.host_samples.append(host_ms)
-            if contender.observe is not None:
-                contender.observe(len(contender.samples) - 1, output)
-            output = None
+                last.charge_l2(sampler)
+            sample = contender.sample(sampler)
+            kept = clock is None or not too_slow(clock.current_mhz(), clock.default_mhz)
+            contender.record(sample, kept)
+            sample = None
             last = contender
             contender.reason = stop_reason(contender.samples, _clock() - began, settings)
             if contender.reason:
                 active.remove(contender)
     if last is not None:
-        charge(last)
+        last.charge_l2(sampler)
 
 
 def timing_fields(contender: Contender, device: torch.device) -> dict:

@@ -13,9 +13,11 @@ Triton 3.6 and 3.9; lookups are guarded so another layout degrades to "nothing r
 import contextlib
 
 from . import device_gate
+from .kernel_identity import kernel_source, source_key
 
-_active = None  # list of (name, module) while a tracked call runs, else None
+_active = None  # list of (name, module, source key) while a tracked call runs, else None
 _timer = None  # while a timed tracked call runs: brackets each launch (kernel_profile.LaunchEvents)
+_suppressed = None  # module whose kernels are not launched (the ablation call), else None
 
 
 def _launch_classes() -> list:
@@ -45,11 +47,20 @@ def _record(kernel) -> None:
     if _active is None:
         return
     try:
-        identity = kernel_identity(kernel)
+        identity = kernel_identity(kernel) + (source_key(kernel_source(kernel)),)
     except Exception:
-        identity = ("<unknown>", "")
+        identity = ("<unknown>", "", "")
     if identity not in _active:
         _active.append(identity)
+
+
+def _suppress(kernel) -> bool:
+    if _suppressed is None:
+        return False
+    try:
+        return kernel_identity(kernel)[1] == _suppressed
+    except Exception:
+        return False
 
 
 def _wrap_run(original_run):
@@ -60,6 +71,8 @@ def _wrap_run(original_run):
             finally:
                 device_gate.end_idle()
         _record(self)
+        if _suppress(self):
+            return None
         timer = _timer
         if timer is None:
             try:
@@ -96,23 +109,24 @@ def install() -> list:
 
 
 @contextlib.contextmanager
-def tracking(timer=None):
-    """Collects (name, module) of each distinct kernel launched inside the block; with a timer,
-    also brackets each launch with timer.begin() / timer.end((name, module), token)."""
-    global _active, _timer
-    previous, previous_timer = _active, _timer
+def tracking(timer=None, suppress=None):
+    """Collects (name, module, source key) of each distinct kernel launched inside the block;
+    with a timer, also brackets each launch with timer.begin() / timer.end((name, module),
+    token). With `suppress`, kernels of that module are recorded but not launched."""
+    global _active, _timer, _suppressed
+    previous, previous_timer, previous_suppressed = _active, _timer, _suppressed
     launched = []
-    _active, _timer = launched, timer
+    _active, _timer, _suppressed = launched, timer, suppress
     try:
         yield launched
     finally:
-        _active, _timer = previous, previous_timer
+        _active, _timer, _suppressed = previous, previous_timer, previous_suppressed
 
 
 def split_by_module(launched, module_name: str):
     """Kernel names defined in module_name, and names of the others (as "module.name")."""
-    own = [name for name, module in launched if module == module_name]
-    other = [f"{module}.{name}" if module else name for name, module in launched if module != module_name]
+    own = [name for name, module, *_ in launched if module == module_name]
+    other = [f"{module}.{name}" if module else name for name, module, *_ in launched if module != module_name]
     return own, other
 
 

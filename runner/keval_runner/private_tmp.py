@@ -34,8 +34,10 @@ def _outermost(paths) -> list:
     return kept
 
 
-def make_private(needed_paths, warnings: list) -> bool:
-    """Replaces /tmp and /dev/shm with empty tmpfs mounts, keeping `needed_paths` reachable."""
+def make_private(needed_paths, warnings: list, hidden=()) -> bool:
+    """Replaces /tmp and /dev/shm with empty tmpfs mounts, keeping `needed_paths` reachable;
+    then covers each of `hidden` (folders the job must not read: the suite, the other jobs')
+    the same way, again keeping the needed paths below it."""
     if unshare(CLONE_NEWNS) != 0:
         warnings.append("temp folders shared: no mount namespace")
         return False
@@ -45,28 +47,35 @@ def make_private(needed_paths, warnings: list) -> bool:
         return False
     real = [os.path.realpath(p) for p in needed_paths if p and os.path.exists(p)]
     for root in TEMP_ROOTS:
-        if not os.path.isdir(root) or os.path.islink(root):
-            continue
-        inside = _outermost(p for p in real if p.startswith(root + os.sep))
-        handles = [(path, os.open(path, os.O_PATH)) for path in inside]
-        try:
-            error = _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=2g")
-            if error:
-                warnings.append(f"{root} shared: tmpfs mount failed ({_reason(error)})")
-                continue
-            for path, fd in handles:
-                if os.path.isdir(f"/proc/self/fd/{fd}"):
-                    os.makedirs(path, exist_ok=True)
-                else:
-                    os.makedirs(os.path.dirname(path), exist_ok=True)
-                    open(path, "a").close()
-                error = _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
-                if error:
-                    warnings.append(f"{path} unreachable in the private {root} ({_reason(error)})")
-        finally:
-            for _, fd in handles:
-                os.close(fd)
+        if os.path.isdir(root) and not os.path.islink(root):
+            _cover(root, real, "mode=1777,size=2g", warnings)
+    for root in _outermost(os.path.realpath(p) for p in hidden if p and os.path.isdir(p)):
+        if not any(root == t or root.startswith(t + os.sep) for t in TEMP_ROOTS):  # already private
+            _cover(root, real, "mode=0755,size=1m", warnings)
     return True
+
+
+def _cover(root: str, needed: list, options: str, warnings: list) -> None:
+    """An empty tmpfs over root; the needed paths below it bound back at the same places."""
+    inside = _outermost(p for p in needed if p.startswith(root + os.sep))
+    handles = [(path, os.open(path, os.O_PATH)) for path in inside]
+    try:
+        error = _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, options)
+        if error:
+            warnings.append(f"{root} not covered: tmpfs mount failed ({_reason(error)})")
+            return
+        for path, fd in handles:
+            if os.path.isdir(f"/proc/self/fd/{fd}"):
+                os.makedirs(path, exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                open(path, "a").close()
+            error = _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            if error:
+                warnings.append(f"{path} unreachable below the covered {root} ({_reason(error)})")
+    finally:
+        for _, fd in handles:
+            os.close(fd)
 
 
 def needed_paths(request: dict, settings: dict) -> list:

@@ -292,7 +292,8 @@ def apply(settings: dict, request: dict) -> dict:
     if switching:
         gid = settings["gid"]
         keep = {os.path.join(work_dir, n) for n in ("stdout.txt", "stderr.txt")} if work_dir else set()
-        for folder in (work_dir, request.get("outputs_dir"), *caches):
+        # outputs_dir stays the warden's (root's): the files the verdict reads
+        for folder in (work_dir, *caches):
             if not folder:
                 continue
             os.makedirs(folder, exist_ok=True)
@@ -304,7 +305,7 @@ def apply(settings: dict, request: dict) -> dict:
     private_temp = False
     if switching:  # mounts need root, so before the uid switch
         from .private_tmp import make_private, needed_paths
-        private_temp = make_private(needed_paths(request, settings), warnings)
+        private_temp = make_private(needed_paths(request, settings), warnings, request.get("hidden_paths") or ())
     applied = apply_rlimits(settings["rlimits"], warnings)
     scrub_environment(settings, home, tmpdir, uid if switching else os.getuid())
     tempfile.tempdir = None

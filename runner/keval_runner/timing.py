@@ -62,9 +62,15 @@ def l2_bytes(device: torch.device) -> int:
 def measure(prepare, device: torch.device, settings: dict, observe=None) -> dict:
     """prepare(k) readies the k-th call (warm-ups included) and returns it as a callable that
     returns the call's output; observe(i, output) runs after the i-th sample, untimed."""
-    from .interleaved_timing import Contender, measure_interleaved, timing_fields
+    from .interleaved_timing import Contender
 
-    contender = Contender("candidate", prepare, observe)
+    return measure_contender(Contender("candidate", prepare, observe), device, settings)
+
+
+def measure_contender(contender, device: torch.device, settings: dict) -> dict:
+    """The `timing` fields of one contender timed alone."""
+    from .interleaved_timing import measure_interleaved, timing_fields
+
     measure_interleaved([contender], device, settings)
     fields = timing_fields(contender, device)
     del fields["who"]

@@ -1,10 +1,13 @@
 """A `timing` job: the submission timed interleaved with its baselines, after it passed.
 
-Baselines: "golden" (the task's golden.py, loaded before the submission so the submission
-never runs before it is set up), "eager" (reference.py's `reference`), "compile"
-(torch.compile of it). Every contender rotates its own input sets built from the same seeds;
-the submission's timed outputs are checked against its first outputs for the same inputs, its
-kernel profile taken on CUDA, and the tamper watch checked after timing.
+Baselines: "golden" (the task's golden.py), "eager" (reference.py's `reference`), "compile"
+(torch.compile of it). They load and run in the warden, which never loads the submission; the
+submission runs in the guest, which never sees the baselines' files. So the submission can
+neither slow its baselines down nor read the golden. Every contender rotates its own input sets
+built from the same seeds; the submission's timed outputs are checked against its first outputs
+for the same inputs (in the guest), its kernel profile taken on CUDA, and last, on CUDA, an
+ablation: one more call with the submission's own kernels suppressed, whose outputs must differ
+from its first (else the kernels did not do the work).
 
 Cases are prepared one after another while the job shares the device (first outputs, input
 sets), then measured together in one stretch with the device alone (`device_gate.alone`), in
@@ -14,19 +17,19 @@ pause, so one per job rather than one per case and dtype.
 
 import torch
 
-from . import device_gate, kernel_tracking
-from .candidate_job import CandidateJob
-from .compare import as_output_list
+from . import device_gate
+from .candidate_job import CandidateJob, SharedCall
+from .compare import tensors_identical
 from .errors import describe
+from .guest_process import GuestGone
+from .guest_timing import GuestCallFailed
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
 from .loading import find_entry, load_module
-from .output_files import plain_copy
 from .phases import phase
 from .rotation import InputRotation, input_bytes
 from .task_files import load_reference_module
-from . import timing
 
 
 # Prepared cases measured in one stretch hold at most this much on the device (beyond one
@@ -35,13 +38,15 @@ BATCH_BYTES = 12 << 30
 
 
 class PreparedCase:
-    def __init__(self, case, seed, rotation, contenders, held_bytes):
-        self.case, self.seed, self.rotation, self.contenders = case, seed, rotation, contenders
+    def __init__(self, case, seed, candidate, contenders, held_bytes, first_outputs):
+        self.case, self.seed, self.candidate, self.contenders = case, seed, candidate, contenders
         self.held_bytes = held_bytes
+        self.first_outputs = first_outputs  # the first seed's outputs, for the ablation (or None)
 
     def release(self) -> None:
         """Frees the input sets once measured (the profile draws its own inputs)."""
-        self.rotation = self.contenders = None
+        self.candidate.release()
+        self.contenders = None
 
 
 class TimingJob(CandidateJob):
@@ -68,44 +73,42 @@ class TimingJob(CandidateJob):
                 self.writer.error("baseline", **describe(exc), baseline=name)
         return loaded
 
+    def ablating(self) -> bool:
+        return self.checks["profile_kernels"] and self.device.type == "cuda"
+
     def prepare_case(self, case, baselines: list):
         """Everything before measuring one case, sharing the device: the submission's first
-        outputs (untimed: what timed calls must repeat, kept on the device so each timed-output
-        check compares there), each contender's input rotation. None when the case cannot be
-        timed (its failure is reported)."""
+        outputs (kept in the guest, on the device, for the timed-output checks), each
+        contender's input rotation. None when the case cannot be timed (its failure reported)."""
         seeds = list(case.get("seeds") or [])
-        first = {}
+        key = self.case_key(case)
+        first_outputs = None
         for seed in seeds:
             args = self._inputs(case, seed)
             if args is None:
                 return None
+            keep = self.ablating() and seed == seeds[0]
+            shared = SharedCall(args, 0)
             try:
-                with torch.no_grad():
-                    first[seed] = [plain_copy(o) for o in as_output_list(self.entry(*args))]
-            except (Exception, SystemExit) as exc:
-                self.tamper_check("timing", case, seed)
-                self.writer.error("call", **describe(exc, self.code_file, self.module), **self._where(case, seed))
-                self._check_device()
+                reply, outputs = self.guest_call(shared, self._where(case, seed), keep_as=key, seed=seed,
+                                                 return_outputs=keep)
+            finally:
+                shared.close()
+            if outputs is None:
+                self.guest_error("call", reply, **self._where(case, seed))
                 return None
-        self.tamper_check("timing", case, seeds[0] if seeds else None)
-        settings = self.request.get("timing") or {}
-        sets = self._rotation_sets(case, first)
-        rotation = InputRotation(self.entry, sets, first)
-        observe = rotation.observer(timing.check_interval(settings)) if self.checks["timed_output_check"] else None
-        contenders = [Contender("candidate", rotation.prepare, observe)]
-        for name, fn in baselines:
-            contenders.append(Contender(name, InputRotation(fn, self._rotation_sets(case, first), {}).prepare))
-        try:
-            with torch.no_grad():
-                rotation.record_first_outputs()
-        except (Exception, SystemExit) as exc:
-            self.tamper_check("timing", case, seeds[0])
-            self.writer.error("timing", **describe(exc, self.code_file, self.module), **self._where(case, seeds[0]))
-            self._check_device()
+            if keep:
+                first_outputs = outputs
+        candidate = self.guest_rotation(case, seeds, key)
+        if candidate is None:
             return None
+        contenders = [candidate]
+        for name, fn in baselines:
+            contenders.append(Contender(name, InputRotation(fn, self.rotation_sets(case, seeds), {}).prepare))
         # what it holds on the device: every contender's sets and their saved contents
-        held = 2 * len(contenders) * sum(input_bytes(args) for _, args in sets)
-        return PreparedCase(case, seeds[0], rotation, contenders, held)
+        sets = [args for _, shared in candidate.shared_sets for args in [shared.args]]
+        held = 2 * len(contenders) * sum(input_bytes(args) for args in sets)
+        return PreparedCase(case, seeds[0], candidate, contenders, held, first_outputs)
 
     def measure_batch(self, batch: list) -> None:
         """The prepared cases measured in one stretch with the device alone (one drain of the
@@ -114,45 +117,60 @@ class TimingJob(CandidateJob):
         failed = set()
         with device_gate.alone(self.request, self.writer):
             for index, prepared in enumerate(batch):
+                where = self._where(prepared.case, prepared.seed)
                 try:
                     with torch.no_grad():
                         measure_interleaved(prepared.contenders, self.device, settings, l2=self.l2,
                                             cover=self.cover)
-                except (Exception, SystemExit) as exc:
+                except GuestCallFailed as exc:
                     failed.add(index)
-                    self.tamper_check("timing", prepared.case, prepared.seed)
-                    self.writer.error("timing", **describe(exc, self.code_file, self.module),
-                                      **self._where(prepared.case, prepared.seed))
-                    self._check_device()
+                    self.guest_error("timing", exc.reply, **where)
+                except (Exception, SystemExit) as exc:  # a baseline's own failure
+                    failed.add(index)
+                    self.writer.error("timing", **describe(exc), **where)
         for index, prepared in enumerate(batch):
             if index in failed:
                 continue
-            self.tamper_check("timing", prepared.case, prepared.seed)
             for contender in prepared.contenders:
-                extra = {}
-                if contender.who == "candidate":
-                    extra = {"timed_output_checks": prepared.rotation.checks,
-                             "timed_output_mismatches": prepared.rotation.mismatches,
-                             "input_sets": len(prepared.rotation)}
+                extra = contender.check_fields() if contender is prepared.candidate else {}
                 self.send("timing", **self._where(prepared.case, prepared.seed),
                           **timing_fields(contender, self.device), **extra)
         for prepared in batch:
             prepared.release()
+            self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
+
+    def ablate(self, prepared) -> None:
+        """One call with the submission's own kernels suppressed (memory poisoned first): outputs
+        identical to its first outputs mean its kernels did not make them. A guest lost in this
+        call (garbage from skipped kernels can fault the device) settles nothing."""
+        case, seed = prepared.case, prepared.seed
+        where = self._where(case, seed)
+        args = self._inputs(case, seed)
+        if args is None:
+            return
+        shared = SharedCall(args, 0)
+        try:
+            reply, outputs = self.guest_call(shared, where, poison=True, ablate=True)
+        finally:
+            shared.close()
+        own, _ = self.own_and_other(reply.get("kernels"))
+        first = prepared.first_outputs
+        unchanged = outputs is not None and len(outputs) == len(first) and all(
+            tensors_identical(a.cpu(), b) for a, b in zip(outputs, first))
+        self.send("ablation", **where, outputs_unchanged=unchanged, suppressed=own)
 
     def open_l2(self):
-        """The persisting-L2 limit in our charge before any baseline or submission code runs."""
+        """The persisting-L2 limit in our charge before any baseline runs."""
         if self.device.type != "cuda":
             return None
         torch.zeros(1, device=self.device)  # the context the limit belongs to
         return L2Persistence.open()
 
     def run(self) -> None:
-        kernel_tracking.install()
         self.l2 = self.open_l2()
-        # compiled before the submission loads (and before the device is held alone)
         self.cover = LaunchCover.open(self.device, self.request.get("timing") or {})
         with phase("load_baselines"):
-            baselines = self.load_baselines()  # before the submission is imported
+            baselines = self.load_baselines()
         with phase("load"):
             loaded = self.load()
         if not loaded:
@@ -182,3 +200,11 @@ class TimingJob(CandidateJob):
                 device_gate.pause_point(self.request, self.writer, self.device)
                 with phase("profile"):
                     self.profile_case(prepared.case, prepared.seed)
+        if self.ablating():
+            with phase("ablation"):
+                try:
+                    for prepared in measured:
+                        if prepared.first_outputs is not None:
+                            self.ablate(prepared)
+                except GuestGone:
+                    self.send("ablation", outputs_unchanged=False, suppressed=[], guest_lost=True)

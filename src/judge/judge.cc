@@ -173,6 +173,14 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
 
 std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy& policy) {
   if (!policy.require_kernel) return std::nullopt;  // any code may do the work (e.g. KernelBench's)
+  for (const json* ablation : job.of_type("ablation")) {
+    if (ablation->value("outputs_unchanged", false)) {
+      return Judgement{Verdict::kLibraryFallback,
+                       {where(*ablation) + "with the submission's own kernels (" +
+                        names_text(ablation->value("suppressed", json::array())) +
+                        ") suppressed, the call's outputs did not change: other code did the work"}};
+    }
+  }
   for (const json* profile : job.of_type("kernel_profile")) {
     double share = num(*profile, "own_share", 1.0);
     if (share < policy.min_own_gpu_share) {

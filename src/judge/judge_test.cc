@@ -229,6 +229,20 @@ TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
   EXPECT_NE(j.reasons[0].find("ampere_sgemm"), std::string::npos);
 }
 
+TEST(JudgeIntegrityTest, OutputsUnchangedWithOwnKernelsSuppressedIsLibraryFallback) {
+  // a busy own kernel beside torch's work: its share looks large, the ablation shows it idle
+  json ablation = {{"type", "ablation"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 1},
+                   {"outputs_unchanged", false}, {"suppressed", {"spin_kernel"}}};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.timing = finished({ablation});
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+  (*facts.timing).messages[0]["outputs_unchanged"] = true;
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kLibraryFallback);
+  EXPECT_NE(j.reasons[0].find("spin_kernel"), std::string::npos);
+  EXPECT_EQ(judge(facts, JudgePolicy{false, false}).verdict, Verdict::kPass);  // any code may
+}
+
 TEST(JudgeIntegrityTest, LibraryKernelsPassWhereAnyCodeMayDoTheWork) {
   // KernelBench's any-code tasks: cuBLAS doing the work is allowed, in the timing job too
   // (where the H200 first showed library_fallback for KernelBench references)

@@ -215,8 +215,10 @@ def hostile():
     if not os.path.exists(KEVAL):
         pytest.fail(f"keval binary not found at {KEVAL} (build it, or set KEVAL)")
     # Jobs run under their own uid, which must traverse the folders above the output folder:
-    # pytest's tmp_path (mode 0700) would fail every job with a PermissionError.
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="keval-hostile-runs-"))
+    # pytest's tmp_path (mode 0700) would fail every job with a PermissionError. Under /var/tmp,
+    # not /tmp: a job sees its own private /tmp, which would hide the other submissions'
+    # folders for a reason that a real --out (outside /tmp) does not have.
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="keval-hostile-runs-", dir="/var/tmp"))
     tmp.chmod(0o755)
     print(f"hostile runs in {tmp}")
     for stale in stray_markers():  # left by an earlier, failed run: ours by name

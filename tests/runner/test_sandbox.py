@@ -78,7 +78,10 @@ def test_sandbox_message_comes_first_and_tells_what_was_applied(runner, open_job
     assert facts["uid"] == 47101 and facts["warnings"] == [] and facts["network_isolated"] is False
     assert facts["rlimits"] == limits
     assert only(messages, "call")["ok"] is True and messages[-1]["code"] == 0
-    assert os.stat(request["work_dir"]).st_uid == 47101 and os.stat(request["outputs_dir"]).st_uid == 47101
+    # the guest owns only its own folder; the job's folder (the controller's signal files) and
+    # the saved outputs (what the verdict reads) stay root's
+    assert os.stat(os.path.join(request["work_dir"], "guest")).st_uid == 47101
+    assert os.stat(request["work_dir"]).st_uid == 0 and os.stat(request["outputs_dir"]).st_uid == 0
     assert os.stat(os.path.join(request["work_dir"], "stdout.txt")).st_uid == 0  # the zygote's file
 
 
@@ -137,14 +140,17 @@ def test_files_outside_the_work_dir_are_not_writable(runner, open_jobs):
     os.makedirs(protected)
     target = os.path.join(protected, "target.txt")
     request = open_jobs.candidate("writes_outside", cases=ONE_SEED, task_dir=task_dir,
-                                  sandbox=sandbox_settings(uid=47103, env={"KEVAL_TEST_TARGET": target}))
+                                  sandbox=sandbox_settings(uid=47103, env={"KEVAL_TEST_TARGET": target,
+                                                                           "KEVAL_TEST_TASK_DIR": task_dir}))
     messages = runner.run(request)
     assert only(messages, "call")["ok"] is True
     assert not os.path.exists(os.path.join(task_dir, "planted.txt")) and not os.path.exists(target)
     stdout = work_file(request, "stdout.txt")
-    # The task folder is readable but not writable; the other folder lies in /tmp, which the
-    # job sees as its own empty tmpfs (root only), so there it does not even exist.
-    assert "REFUSED PermissionError" in stdout and stdout.count("REFUSED ") == 2 and "WROTE" not in stdout
+    # Both folders lie in /tmp, which the job sees as its own empty tmpfs (root only), so there
+    # they do not even exist (a task folder elsewhere is covered by an empty mount of its own:
+    # the hostile suite's read_golden_file).
+    assert "UNREADABLE FileNotFoundError" in stdout and "READ reference.py" not in stdout
+    assert stdout.count("REFUSED ") == 2 and "WROTE" not in stdout
 
 
 def test_stdout_flood_is_capped_and_counted(runner, jobs):
@@ -191,7 +197,7 @@ def test_file_size_limit_stops_a_big_write(runner, jobs):
     assert only(messages, "sandbox")["rlimits"]["fsize_bytes"] == limit
     assert only(messages, "call")["ok"] is True and messages[-1]["code"] == 0
     assert f"BIG_FILE=EFBIG {limit}" in work_file(request, "stdout.txt")
-    assert os.path.getsize(os.path.join(request["work_dir"], "big.bin")) <= limit
+    assert os.path.getsize(os.path.join(request["work_dir"], "guest", "big.bin")) <= limit
 
 
 def test_environment_is_scrubbed(runner, jobs):
@@ -200,8 +206,9 @@ def test_environment_is_scrubbed(runner, jobs):
     stdout = work_file(request, "stdout.txt")
     assert SECRET_ENV[0] not in stdout and SECRET_ENV[1] not in stdout
     env = dict(line[4:].split("=", 1) for line in stdout.splitlines() if line.startswith("ENV "))
-    assert env["KEVAL_GIVEN"] == "yes" and env["HOME"] == request["work_dir"]
-    assert env["TMPDIR"] == os.path.join(request["work_dir"], "tmp") and os.path.isdir(env["TMPDIR"])
+    guest_dir = os.path.join(request["work_dir"], "guest")  # the only folder the submission's uid owns
+    assert env["KEVAL_GIVEN"] == "yes" and env["HOME"] == guest_dir
+    assert env["TMPDIR"] == os.path.join(guest_dir, "tmp") and os.path.isdir(env["TMPDIR"])
     assert env["PYTHONDONTWRITEBYTECODE"] == "1" and env["TRITON_INTERPRET"] == "1"
     assert env["USER"] == env["LOGNAME"] == f"keval-{os.getuid()}"
     assert set(env) <= set(sandbox.ENV_WHITELIST) | {"HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "USER", "LOGNAME",

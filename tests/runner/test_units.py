@@ -10,7 +10,7 @@ import pytest
 import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path; TRITON_INTERPRET=1)
-from keval_runner import kernel_tracking
+from keval_runner import kernel_identity, kernel_tracking
 from keval_runner.errors import compilation_error_line, describe
 from keval_runner.loading import MissingEntry, find_entry, load_module
 from keval_runner.messages import MessageWriter, encode, json_safe
@@ -105,7 +105,9 @@ def test_kernel_tracking_records_launches_with_their_module():
     with kernel_tracking.tracking() as launched:
         module.vector_add(x, x)
         module.vector_add(x, x)
-    assert launched == [("add_kernel", "units_tracked_golden")]
+    assert [entry[:2] for entry in launched] == [("add_kernel", "units_tracked_golden")]
+    with open(os.path.join(TASK_DIR, "golden.py")) as f:  # the source key names the kernel's text
+        assert (launched[0][0], launched[0][2]) in kernel_identity.defined_kernels(f.read())
     own, other = kernel_tracking.split_by_module(launched, "units_tracked_golden")
     assert own == ["add_kernel"] and other == []
     with kernel_tracking.tracking() as nothing:
@@ -139,7 +141,7 @@ def test_a_tracking_timer_brackets_every_launch_of_a_tracked_call_and_nothing_el
 
 
 def test_the_profile_screen_settles_a_high_own_share_and_falls_back_to_the_profiler_below_it(monkeypatch):
-    from keval_runner import candidate_job, kernel_profile
+    from keval_runner import guest, kernel_profile
 
     calls = []
 
@@ -156,19 +158,21 @@ def test_the_profile_screen_settles_a_high_own_share_and_falls_back_to_the_profi
     monkeypatch.setattr(kernel_profile, "screen_call", screen)
     monkeypatch.setattr(kernel_profile, "profile_call", profiler)
     sent = []
-    job = candidate_job.CandidateJob.__new__(candidate_job.CandidateJob)
-    job.request, job.watch, job.entry = {"profile_screen_share": 0.5}, None, lambda x: x
-    job.device, job.writer = torch.device("cpu"), None
-    job.send = lambda kind, **fields: sent.append(fields["method"])
-    job._inputs = lambda case, seed: (torch.ones(1),)
-    case = {"name": "c", "dtype": "float32"}
+    job = guest.Guest.__new__(guest.Guest)
+    job.entry, job.device, job.module, job.code_file = (lambda x: x), torch.device("cpu"), None, ""
+
+    class Opener:
+        def open(self, fields, fds):
+            return (torch.ones(1),)
+
+    job.opener = Opener()
+    job.reply = lambda header, payload=(): sent.append(header["profile"]["method"])
     for share, expected in [(0.5, ["screen"]), (0.49, ["screen", "profiler"])]:
         calls.clear()
-        job.profile_case(case, 1)
+        job.profile({"op": "profile", "args": {}, "screen_share": 0.5}, [])
         assert calls == expected and sent[-1] == ("launch_events" if expected == ["screen"] else "torch_profiler")
-    job.request = {}  # no threshold: the profiler only
-    calls.clear()
-    job.profile_case(case, 1)
+    calls.clear()  # no threshold: the profiler only
+    job.profile({"op": "profile", "args": {}}, [])
     assert calls == ["profiler"]
 
 

@@ -1,0 +1,281 @@
+"""The guest: the only process that runs the submission's code.
+
+Forked by the warden (the job's own process) before either touches CUDA, it sandboxes itself
+(the job's uid, no network, private /tmp, the suite and the other jobs' folders hidden), then
+serves the warden's requests over the channel: load the submission, call it on arguments that
+live in the warden's memory, take timing samples, profile a call. It holds no task file, no
+reference, no golden and no way to the controller: its replies are evidence the warden checks
+and forwards, never facts by themselves (docs/trust.md).
+"""
+
+import os
+import sys
+import time
+
+import torch
+
+from . import checks, kernel_profile, kernel_tracking
+from .compare import NonTensorOutput, as_output_list
+from .errors import DeviceError, describe
+from .guest_channel import Channel, ChannelError
+from .inputs import tensors_in
+from .interleaved_timing import Sampler
+from .kernel_identity import launched_kernels
+from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
+from .output_files import plain_copy, plain_cpu_copy
+from .rotation import InputRotation
+from .sandbox import SandboxError
+from .shared_args import ArgsOpener, output_payload
+from .tamper_snapshot import RunnerSnapshot
+
+_clock = time.perf_counter  # bound before the submission loads
+_synchronize = torch.cuda.synchronize
+
+
+class Guest:
+    def __init__(self, request: dict, channel: Channel, device: torch.device):
+        self.request = request
+        self.channel = channel
+        self.device = device
+        self.code_file = request["code_file"]
+        self.checks = checks.settings_from(request)
+        self.opener = ArgsOpener(device)
+        self.module = self.entry = None
+        self.watch = self.snapshot = None
+        self.rotations = {}  # case key -> InputRotation
+        self.kept = {}  # case key -> seed -> first outputs on the device (timed calls repeat them)
+        self.sampler = None
+        self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
+                         "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
+                         "drop": self.drop}
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def reply(self, header: dict, payload=()) -> None:
+        header["tampering"] = self.tampered()
+        self.channel.send(header, payload)
+
+    def tampered(self) -> list:
+        """Names replaced since the last reply (each reported once), the originals put back."""
+        names = []
+        if self.watch is not None:
+            names += self.watch.changed_names()
+        if self.snapshot is not None:
+            names += self.snapshot.changed()
+        return names
+
+    def failed(self, exc, **where) -> dict:
+        return {"ok": False, "error": describe(exc, self.code_file, self.module), **where}
+
+    def check_device(self) -> None:
+        """After a failed call on CUDA: a sticky fault leaves the context unusable."""
+        if self.device.type != "cuda":
+            return
+        try:
+            torch.cuda.synchronize(self.device)
+        except Exception as exc:
+            raise DeviceError("DeviceLost", f"CUDA context lost after a failed call: {exc}") from exc
+
+    def synchronize(self) -> None:
+        if self.device.type == "cuda":
+            _synchronize(self.device)
+
+    def serve(self) -> None:
+        while True:
+            header, _, fds = self.channel.receive()
+            op = header.get("op")
+            if op == "end":
+                return
+            try:
+                self.handlers[op](header, fds)
+            finally:
+                for fd in fds:
+                    os.close(fd)
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def load(self, header, fds) -> None:
+        kernel_tracking.install()
+        if self.checks["tamper"]:
+            self.watch = checks.TamperWatch(lambda *a, **k: None)
+            self.snapshot = RunnerSnapshot.take()
+        try:
+            self.module = load_module(self.code_file, CANDIDATE_MODULE)
+        except (Exception, SystemExit) as exc:
+            self.reply({**self.failed(exc), "stage": "import"})
+            return
+        try:
+            name, self.entry = find_entry(self.module, self.request.get("entry", ""))
+        except MissingEntry as exc:
+            self.reply({"ok": False, "stage": "entry", "error": {"error_kind": "MissingEntry", "error_class": "MissingEntry",
+                                                               "message": str(exc), "line": None}})
+            return
+        self.reply({"ok": True, "entry": name})
+
+    def call(self, header, fds) -> None:
+        """One call on the warden's arguments; the outputs go back as plain bytes."""
+        args = self.opener.open(header["args"], fds)
+        inputs = tensors_in(args)
+        poisoned = False
+        if header.get("poison"):
+            poisoned = checks.poison_memory(self.device, checks.poison_size(inputs))
+        ablate = bool(header.get("ablate"))
+        result, failure = None, None
+        with kernel_tracking.tracking(suppress=CANDIDATE_MODULE if ablate else None) as launched, torch.no_grad():
+            started = _clock()
+            try:
+                result = self.entry(*args)
+                self.synchronize()
+            except (Exception, SystemExit) as exc:
+                failure = exc
+            wall_ms = (_clock() - started) * 1e3
+        facts = {"kernels": launched_kernels(launched), "wall_ms": wall_ms, "poisoned": poisoned}
+        if failure is not None:
+            self.reply({**facts, **self.failed(failure)})
+            self.check_device()
+            return
+        try:
+            outputs = as_output_list(result)
+        except NonTensorOutput as exc:
+            self.reply({**facts, "ok": False, "error": {"error_kind": "NonTensorOutput", "error_class": "NonTensorOutput",
+                                                        "message": str(exc), "line": None}})
+            return
+        storages = {t.untyped_storage().data_ptr() for t in inputs if t.numel() > 0}
+        facts["output_is_input"] = any(o.numel() > 0 and o.untyped_storage().data_ptr() in storages for o in outputs)
+        facts["foreign_output_types"] = checks.foreign_output_types(outputs)
+        returned = header.get("return_outputs") is not False
+        try:
+            copies = [plain_cpu_copy(t) for t in outputs] if returned else []
+            if header.get("keep_as") is not None:  # the first outputs timed calls must repeat
+                self.kept.setdefault(header["keep_as"], {})[header.get("seed")] = [plain_copy(o) for o in outputs]
+        except Exception as exc:  # e.g. a tensor subclass that cannot be copied
+            self.reply({**facts, **self.failed(exc)})
+            return
+        if not returned:
+            self.reply({**facts, "ok": True, "outputs": None})
+            return
+        described, chunks = output_payload(copies)
+        self.reply({**facts, "ok": True, "outputs": described}, chunks)
+
+    def rotation(self, header, fds) -> None:
+        """The input sets of one timed case, each set a seed's arguments in the warden's memory."""
+        sets, at = [], 0
+        for item in header["sets"]:
+            count = item["fds"]
+            sets.append((item["seed"], self.opener.open(item["args"], fds[at: at + count])))
+            at += count
+        first = dict(self.kept.get(header["key"], {}))
+        rotation = InputRotation(self.entry, sets, first)
+        try:
+            with torch.no_grad():
+                rotation.record_first_outputs()
+        except (Exception, SystemExit) as exc:
+            self.reply(self.failed(exc))
+            self.check_device()
+            return
+        interval = int(header.get("check_interval") or 0)
+        rotation.observe = rotation.observer(interval) if interval > 0 else None
+        self.rotations[header["key"]] = rotation
+        if self.sampler is None:
+            self.sampler = Sampler(self.device, self.request.get("timing") or {})
+        self.reply({"ok": True, "input_sets": len(rotation)})
+
+    def drop(self, header, fds) -> None:
+        """Frees a measured case's input sets and first outputs."""
+        self.rotations.pop(header.get("key"), None)
+        self.kept.pop(header.get("key"), None)
+        self.reply({"ok": True})
+
+    def warm_up(self, header, fds) -> None:
+        rotation = self.rotations[header["key"]]
+        try:
+            with torch.no_grad():
+                for k in range(int(header.get("count") or 0)):
+                    rotation.prepare(k)()
+                self.synchronize()
+        except (Exception, SystemExit) as exc:
+            self.reply(self.failed(exc))
+            self.check_device()
+            return
+        self.reply({"ok": True, "l2_persisting_bytes": self.sampler.reset_l2()})
+
+    def sample(self, header, fds) -> None:
+        rotation = self.rotations[header["key"]]
+        try:
+            with torch.no_grad():
+                l2 = self.sampler.reset_l2()
+                event_ms, host_ms, cover_ms, output = self.sampler.take(rotation.prepare(int(header["k"])))
+                if rotation.observe is not None:
+                    rotation.observe(int(header["index"]), output)
+        except (Exception, SystemExit) as exc:
+            self.reply(self.failed(exc))
+            self.check_device()
+            return
+        self.reply({"ok": True, "event_ms": event_ms, "host_ms": host_ms, "cover_ms": cover_ms,
+                    "l2_persisting_bytes": l2, "checks": rotation.checks, "mismatches": rotation.mismatches})
+
+    def profile(self, header, fds) -> None:
+        args = self.opener.open(header["args"], fds)
+        launched = []
+
+        def call(timer=None):
+            with kernel_tracking.tracking(timer) as seen, torch.no_grad():
+                try:
+                    self.entry(*args)
+                finally:
+                    launched.extend(seen)
+
+        threshold = float(header.get("screen_share") or 0)
+        try:
+            facts = None
+            if threshold > 0:
+                screened = kernel_profile.screen_call(call, self.device, lambda k: k[1] == CANDIDATE_MODULE)
+                if screened["own_share"] is not None and screened["own_share"] >= threshold:
+                    facts = screened
+            if facts is None:
+                launched.clear()
+                facts = kernel_profile.profile_call(
+                    call, self.device, lambda: kernel_tracking.split_by_module(launched, CANDIDATE_MODULE)[0])
+        except (Exception, SystemExit) as exc:
+            self.reply(self.failed(exc))
+            self.check_device()
+            return
+        self.reply({"ok": True, "profile": facts, "kernels": launched_kernels(launched)})
+
+
+def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
+    """The guest's whole life (never returns): sandbox, device, serve, exit. Exit codes as the
+    job child's (child.py): 0 after `end`, 4 when the device was lost, 3 on a fault of ours."""
+    code = 3
+    try:
+        try:
+            facts = enter_sandbox()
+        except SandboxError as exc:
+            channel.send({"op": "sandbox_failed", "message": str(exc)})
+            raise
+        device = torch.device("cpu")
+        if request.get("device") == "cuda":
+            device = torch.device("cuda", 0)
+            torch.cuda.set_device(0)
+            torch.zeros(1, device=device)  # the context, before anything of the submission's
+        channel.send({"op": "ready", "sandbox": facts})
+        Guest(request, channel, device).serve()
+        code = 0
+    except DeviceError as exc:
+        try:
+            channel.send({"op": "device_lost", "kind": exc.kind, "message": str(exc)})
+        except ChannelError:
+            pass
+        code = 4
+    except ChannelError:
+        code = 3
+    except BaseException as exc:  # noqa: BLE001 (the warden reports a guest that fails)
+        print(f"keval_runner guest: {exc!r}", file=sys.stderr)
+        code = 3
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os._exit(code)

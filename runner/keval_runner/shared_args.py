@@ -1,0 +1,163 @@
+"""A call's arguments handed from the warden to the guest without copies the guest could fake.
+
+Every input tensor lives in memory the warden allocated (checks.Guarded with a shared
+allocator): CPU memfds passed over the channel, CUDA allocations exported through the driver's
+IPC. The guest maps the same bytes, so the warden's checks after the call (inputs unchanged,
+guard bands intact) read what the candidate's kernels actually left there, from a process the
+candidate cannot reach. Plain values (ints, floats, dtypes) go pickled: only the guest unpickles.
+
+The guest's outputs come back the other way as plain bytes with a JSON description; the warden
+validates it and never unpickles anything the guest sends.
+"""
+
+import pickle
+
+import torch
+
+from .checks import map_tensors
+from .device_sharing import CudaImports, HostBuffer, export_cuda
+
+MAX_OUTPUTS = 64
+
+
+class _Slot:
+    """Where a tensor sat in the arguments (pickled in its place)."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+def _dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).replace("torch.", "")
+
+
+def dtype_from_name(name) -> torch.dtype:
+    value = getattr(torch, name, None) if isinstance(name, str) else None
+    if not isinstance(value, torch.dtype):
+        raise ValueError(f"unknown dtype {name!r}")
+    return value
+
+
+# -- warden side ----------------------------------------------------------------------------
+
+def describe_args(args, host_buffers: list) -> tuple:
+    """(request fields, fds) that let the guest rebuild args over the same memory. host_buffers:
+    the HostBuffers the CPU tensors were allocated in (device_sharing.host_allocator)."""
+    by_pointer = {b.tensor.data_ptr(): (i, b) for i, b in enumerate(host_buffers)}
+    storages, tensors, fds = {}, [], []
+
+    def storage_index(t: torch.Tensor) -> int:
+        storage = t.untyped_storage()
+        key = (t.device.type, storage.data_ptr())
+        if key not in storages:
+            if t.device.type == "cpu":
+                found = by_pointer.get(storage.data_ptr())
+                if found is None:
+                    raise ValueError("an input tensor does not live in shared memory")
+                fds.append(found[1].fd)
+                storages[key] = {"fd": len(fds) - 1, "nbytes": storage.nbytes()}
+            else:
+                whole = torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage)
+                storages[key] = {"cuda": export_cuda(whole), "nbytes": storage.nbytes()}
+            storages[key]["index"] = len(storages) - 1
+        return storages[key]["index"]
+
+    def slot(t: torch.Tensor):
+        spec = {"storage": storage_index(t), "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+                "stride": list(t.stride()), "offset": t.storage_offset(), "requires_grad": bool(t.requires_grad)}
+        tensors.append(spec)
+        index = len(tensors) - 1
+        if t.grad is not None:  # an optimizer's parameter: its gradient goes along
+            spec["grad"] = slot(t.grad).index
+        return _Slot(index)
+
+    template = map_tensors(args, slot)
+    ordered = sorted(storages.values(), key=lambda s: s["index"])
+    return {"template": pickle.dumps(template).hex(), "tensors": tensors,
+            "storages": [{k: v for k, v in s.items() if k != "index"} for s in ordered]}, fds
+
+
+def outputs_from_payload(described, payload: bytearray) -> list:
+    """The guest's outputs as tensors over payload, after checking its description."""
+    if not isinstance(described, list) or len(described) > MAX_OUTPUTS:
+        raise ValueError("outputs must be a list of at most 64 descriptions")
+    outputs, at = [], 0
+    raw = torch.frombuffer(payload, dtype=torch.uint8) if len(payload) else torch.empty(0, dtype=torch.uint8)
+    for item in described:
+        if not isinstance(item, dict) or not isinstance(item.get("shape"), list) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in item["shape"]):
+            raise ValueError(f"bad output description {str(item)[:200]}")
+        dtype = dtype_from_name(item.get("dtype"))
+        count = 1
+        for size in item["shape"]:
+            count *= size
+        nbytes = count * torch.empty(0, dtype=dtype).element_size()
+        if at + nbytes > len(payload):
+            raise ValueError("outputs describe more bytes than were sent")
+        outputs.append(raw[at: at + nbytes].view(dtype).reshape(item["shape"]) if nbytes else
+                       torch.empty(item["shape"], dtype=dtype))
+        at += nbytes
+    if at != len(payload):
+        raise ValueError(f"{len(payload) - at} bytes sent beyond the described outputs")
+    return outputs
+
+
+# -- guest side -----------------------------------------------------------------------------
+
+class ArgsOpener:
+    """Rebuilds the warden's arguments in the guest (CUDA allocations opened once each)."""
+
+    def __init__(self, device: torch.device):
+        self.device = device
+        self.cuda = CudaImports(device) if device.type == "cuda" else None
+
+    def open(self, fields: dict, fds: list):
+        raws = []
+        for storage in fields["storages"]:
+            if "cuda" in storage:
+                raws.append(self.cuda.buffer(storage["cuda"]))
+            else:
+                raws.append(HostBuffer(storage["nbytes"], fds[storage["fd"]]).tensor)
+        tensors = []
+        for spec in fields["tensors"]:
+            raw = raws[spec["storage"]]
+            dtype = dtype_from_name(spec["dtype"])
+            size = torch.empty(0, dtype=dtype).element_size()
+            typed = raw[: raw.numel() - raw.numel() % size].view(dtype)
+            t = typed.as_strided(spec["shape"], spec["stride"], spec["offset"])
+            if spec.get("requires_grad"):
+                t.requires_grad_(True)
+            tensors.append(t)
+        for spec, t in zip(fields["tensors"], tensors):
+            if spec.get("grad") is not None:
+                t.grad = tensors[spec["grad"]]
+        template = pickle.loads(bytes.fromhex(fields["template"]))
+
+        def fill(value):
+            return tensors[value.index] if isinstance(value, _Slot) else value
+
+        return _refill(template, fill)
+
+
+def _refill(template, fill) -> tuple:
+    def one(value):
+        if isinstance(value, _Slot):
+            return fill(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(fill(v) if isinstance(v, _Slot) else v for v in value)
+        if isinstance(value, dict):
+            return {k: (fill(v) if isinstance(v, _Slot) else v) for k, v in value.items()}
+        return value
+    return tuple(one(arg) for arg in template)
+
+
+def output_payload(outputs: list) -> tuple:
+    """(descriptions, chunks) of plain CPU tensors for Channel.send."""
+    described, chunks = [], []
+    for t in outputs:
+        t = t.contiguous()
+        described.append({"dtype": _dtype_name(t.dtype), "shape": list(t.shape)})
+        if t.numel():
+            chunks.append(t.view(-1).view(torch.uint8).numpy())
+    return described, chunks
+
