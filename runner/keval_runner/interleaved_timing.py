@@ -33,6 +33,8 @@ class Contender:
         self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
         self.l2_persisting_bytes = 0  # largest persisting-L2 limit found before its samples
         self.cover_ms = []  # per sample: the launch cover's length (none without a cover)
+        self.sm_mhz = []  # per kept sample: the SM clock read after it (dataset provenance)
+        self.sm_default_mhz = None
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -98,10 +100,14 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
                 start = _clock()
                 output = call()
                 event_ms, host_ms = (_clock() - start) * 1e3, None
-            if clock is not None and too_slow(clock.current_mhz(), clock.default_mhz):
+            mhz = clock.current_mhz() if clock is not None else None
+            if clock is not None and too_slow(mhz, clock.default_mhz):
                 contender.low_clock_discarded += 1
             else:
                 contender.samples.append(event_ms)
+                if mhz:
+                    contender.sm_mhz.append(mhz)
+                    contender.sm_default_mhz = clock.default_mhz
                 if host_ms is not None:
                     contender.host_samples.append(host_ms)
             if contender.observe is not None:
@@ -122,4 +128,6 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "host_samples_ms": contender.host_samples if cuda else None,
             "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
             "l2_persisting_bytes": contender.l2_persisting_bytes,
-            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0}
+            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0,
+            "sm_clock_mhz": statistics.median(contender.sm_mhz) if contender.sm_mhz else None,
+            "sm_clock_default_mhz": contender.sm_default_mhz}
