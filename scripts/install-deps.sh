@@ -38,4 +38,6 @@ if [ -z "$py" ]; then
 fi
 py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
+# The latency dataset (keval dataset / predict, docs/dataset.md): Parquet and the baseline predictor.
+"$py" -c "import pyarrow, sklearn, scipy" 2>/dev/null || "$py" -m pip install -q pyarrow scikit-learn scipy
 echo "install-deps: python is $py"

@@ -76,6 +76,8 @@ class Contender:
         self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
         self.l2_persisting_bytes = 0  # largest persisting-L2 limit found before its samples
         self.cover_ms = []  # per sample: the launch cover's length (none without a cover)
+        self.sm_mhz = []  # per kept sample: the SM clock read after it (dataset provenance)
+        self.sm_default_mhz = None
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -94,7 +96,7 @@ class Contender:
         """The limit a call of this contender may have raised, read (and reset) after it."""
         self.l2_persisting_bytes = max(self.l2_persisting_bytes, sampler.reset_l2())
 
-    def record(self, sample, kept: bool) -> None:
+    def record(self, sample, kept: bool, mhz=None, default_mhz=None) -> None:
         event_ms, host_ms, cover_ms, output = sample
         if cover_ms is not None:
             self.cover_ms.append(cover_ms)
@@ -102,6 +104,9 @@ class Contender:
             self.low_clock_discarded += 1
         else:
             self.samples.append(event_ms)
+            if mhz:
+                self.sm_mhz.append(mhz)
+                self.sm_default_mhz = default_mhz
             if host_ms is not None:
                 self.host_samples.append(host_ms)
         if self.observe is not None:
@@ -134,8 +139,9 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
             if last is not None:
                 last.charge_l2(sampler)
             sample = contender.sample(sampler)
-            kept = clock is None or not too_slow(clock.current_mhz(), clock.default_mhz)
-            contender.record(sample, kept)
+            mhz = clock.current_mhz() if clock is not None else None
+            kept = clock is None or not too_slow(mhz, clock.default_mhz)
+            contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
             sample = None
             last = contender
             contender.reason = stop_reason(contender.samples, _clock() - began, settings)
@@ -152,4 +158,6 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "host_samples_ms": contender.host_samples if cuda else None,
             "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
             "l2_persisting_bytes": contender.l2_persisting_bytes,
-            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0}
+            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0,
+            "sm_clock_mhz": statistics.median(contender.sm_mhz) if contender.sm_mhz else None,
+            "sm_clock_default_mhz": contender.sm_default_mhz}

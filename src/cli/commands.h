@@ -15,6 +15,13 @@ void add_validate_command(CLI::App& app, CommandAction& action);
 void add_golden_command(CLI::App& app, CommandAction& action);
 void add_compare_judges_command(CLI::App& app, CommandAction& action);
 void add_published_times_command(CLI::App& app, CommandAction& action);
+void add_dataset_command(CLI::App& app, CommandAction& action);
+void add_predict_command(CLI::App& app, CommandAction& action);
+void add_sweep_command(CLI::App& app, CommandAction& action);
+
+// The suite's name in dataset records: a peer's kind (`kernelbench:PATH` -> "kernelbench"),
+// else the folder's name ("suites/keval" -> "keval").
+std::string suite_label(const std::string& suite_arg);
 
 // --python also for what runs before the run's own runner (a peer suite's adapter): it becomes
 // KEVAL_PYTHON for this process and its children. Nothing when empty.

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   keval::add_golden_command(app, action);
   keval::add_compare_judges_command(app, action);
   keval::add_published_times_command(app, action);
+  keval::add_dataset_command(app, action);
+  keval::add_predict_command(app, action);
+  keval::add_sweep_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -63,6 +63,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       run.timing = !*no_timing;
       run.sandbox = !*no_sandbox;
       run.submissions_label = *submissions;
+      run.suite_label = suite_label(*suite_dir);
       RunOutput output = run_session(suite, list, run, std::cerr);
       if (!*quiet) print_result_table(std::cout, output.results, output.summary);
       std::cout << "wrote " << *out << "/results.jsonl, summary.json, keval.db\n";

@@ -36,6 +36,16 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
   return cases;
 }
 
+// The cases correctness is judged on: every case with the run's seeds, or in the sweep's quick
+// mode the small ones (all, if the task has none) with one seed each.
+static nlohmann::json correctness_cases(const Task& task, const RunSettings& settings) {
+  if (!settings.quick_correctness) return plan_cases(task, settings, settings.seeds_per_case);
+  Task small = task;
+  std::erase_if(small.cases, [](const TaskCase& c) { return !c.small; });
+  if (small.cases.empty()) small.cases = task.cases;
+  return plan_cases(small, settings, 1);
+}
+
 static nlohmann::json base_request(const std::string& kind, const Task& task,
                                    const RunSettings& settings, const JobDirs& dirs,
                                    const std::filesystem::path& work_dir) {
@@ -58,7 +68,7 @@ nlohmann::json candidate_request(const Task& task, const RunSettings& settings,
                                  const std::filesystem::path& code_file, const JobDirs& dirs) {
   auto request = base_request("candidate", task, settings, dirs, dirs.candidate());
   request["code_file"] = std::filesystem::absolute(code_file).string();
-  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  request["cases"] = correctness_cases(task, settings);
   request["check_determinism"] = settings.check_determinism;
   // a re-run that differs is kept, so the reference job can tell whether it differs only
   // where the reference itself is undefined
@@ -89,7 +99,7 @@ nlohmann::json sanitizer_request(const Task& task, const RunSettings& settings,
 nlohmann::json reference_request(const Task& task, const RunSettings& settings,
                                  const JobDirs& dirs) {
   auto request = base_request("reference", task, settings, dirs, dirs.reference());
-  request["cases"] = plan_cases(task, settings, settings.seeds_per_case);
+  request["cases"] = correctness_cases(task, settings);
   request["check_reference_defined"] = task.check_reference_defined;
   // the second call's inputs sit between NaN guard bands, as the candidate's do: elements
   // computed from reads past an input's end change, so they are not judged either

@@ -13,6 +13,7 @@
 #include "engine/device_probe.h"
 #include "engine/evaluator.h"
 #include "engine/golden_record.h"
+#include "engine/record_context.h"
 #include "engine/sandbox_settings.h"
 #include "engine/sanitized_runner.h"
 #include "engine/uid_lease.h"
@@ -125,6 +126,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   if (!options.baselines.empty()) settings.baselines = options.baselines;
   if (options.no_baselines) settings.baselines.clear();
   settings.time_largest_case_only = options.time_largest_case_only;
+  settings.quick_correctness = options.quick_correctness;
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
@@ -353,7 +355,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     std::lock_guard<std::mutex> lock(mutex);
     fill_case_results(result, task, facts, recorded ? "golden" : baseline_name, settings.device == "cuda",
                       ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
-    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts);
+    const RecordContext record = record_context(task, settings, options.suite_label, s.code);
+    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts, &record);
     results[i] = std::move(result);
     stream_result(*results[i]);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +

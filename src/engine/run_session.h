@@ -34,6 +34,8 @@ struct RunOptions {
   bool sanitize = false;  // --sanitize: small cases again under compute-sanitizer memcheck
   bool progress = true;
   std::string submissions_label;  // what was evaluated, for the run record
+  std::string suite_label = "keval";  // the suite's name in dataset records (docs/dataset.md)
+  bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
 };
 
 struct RunOutput {

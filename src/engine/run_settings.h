@@ -58,6 +58,9 @@ struct RunSettings {
   // Time only each task's largest benchmark case in its first dtype (suite status reports:
   // torch.compile baselines recompile per shape and dtype, which would dominate the run).
   bool time_largest_case_only = false;
+  // The sweep's timing-first mode: correctness on the small cases with one seed (a variant of a
+  // golden differs only in tuning constants), then timing on the benchmark cases as usual.
+  bool quick_correctness = false;
   // library_fallback below this share of the call's GPU time in the submission's own kernels
   double min_own_gpu_share = 0.5;
   std::chrono::seconds timeout{300};
@@ -65,7 +68,8 @@ struct RunSettings {
   nlohmann::json to_json() const {
     return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
             {"seed_base", seed_base}, {"check_determinism", check_determinism},
-            {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"baselines", baselines}, {"timeout_s", timeout.count()}};
+            {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"baselines", baselines}, {"timeout_s", timeout.count()},
+            {"quick_correctness", quick_correctness}};
   }
 };
 

@@ -33,6 +33,15 @@ double resampled_median(const std::vector<double>& sample, std::vector<double>& 
   return median(scratch);
 }
 
+void require_settings(double confidence, int resamples) {
+  if (!(confidence > 0.0 && confidence < 1.0)) {
+    throw std::invalid_argument("bootstrap: confidence must be in (0, 1), got " + std::to_string(confidence));
+  }
+  if (resamples < 1) {
+    throw std::invalid_argument("bootstrap: resamples must be >= 1, got " + std::to_string(resamples));
+  }
+}
+
 }  // namespace
 
 Interval bootstrap_ratio_ci(const std::vector<double>& baseline_ms,
@@ -59,6 +68,18 @@ Interval bootstrap_ratio_ci(const std::vector<double>& baseline_ms,
   }
   const double tail = (1.0 - confidence) / 2.0 * 100.0;
   return Interval{percentile(ratios, tail), percentile(ratios, 100.0 - tail)};
+}
+
+Interval bootstrap_median_ci(const std::vector<double>& sample_ms, double confidence,
+                             int resamples, std::uint64_t seed) {
+  require_positive_times(sample_ms, "sample");
+  require_settings(confidence, resamples);
+  std::mt19937_64 rng(seed);
+  std::vector<double> medians, scratch;
+  medians.reserve(static_cast<std::size_t>(resamples));
+  for (int r = 0; r < resamples; ++r) medians.push_back(resampled_median(sample_ms, scratch, rng));
+  const double tail = (1.0 - confidence) / 2.0 * 100.0;
+  return Interval{percentile(medians, tail), percentile(medians, 100.0 - tail)};
 }
 
 }  // namespace keval

@@ -23,4 +23,8 @@ Interval bootstrap_ratio_ci(const std::vector<double>& baseline_ms,
                             double confidence = 0.95, int resamples = 2000,
                             std::uint64_t seed = 1);
 
+// Percentile-bootstrap CI of median(sample_ms), seeded as above. Same preconditions.
+Interval bootstrap_median_ci(const std::vector<double>& sample_ms, double confidence = 0.95,
+                             int resamples = 2000, std::uint64_t seed = 1);
+
 }  // namespace keval

@@ -61,5 +61,14 @@ TEST(StatsBootstrapTest, RejectsEmptyOrNonPositiveSamplesAndBadParameters) {
   EXPECT_THROW(bootstrap_ratio_ci({1.0}, {1.0}, 0.95, 0), std::invalid_argument);
 }
 
+TEST(StatsBootstrapTest, MedianIntervalBracketsTheMedianAndNarrowsWithSamples) {
+  const Interval few = bootstrap_median_ci(noisy_times(1.0, 10, 3));
+  const Interval many = bootstrap_median_ci(noisy_times(1.0, 400, 3));
+  EXPECT_LT(many.low, 1.0);
+  EXPECT_GT(many.high, 1.0);
+  EXPECT_LT(many.high - many.low, (few.high - few.low) / 2.0);
+  EXPECT_THROW(bootstrap_median_ci({}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace keval

@@ -24,6 +24,11 @@ class Statement {
   void reset() { sqlite3_reset(stmt_); sqlite3_clear_bindings(stmt_); }
   std::string text(int column) const;
   int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+  bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+  std::optional<double> real(int column) const {
+    if (is_null(column)) return std::nullopt;
+    return sqlite3_column_double(stmt_, column);
+  }
 
  private:
   sqlite3* db_;

@@ -8,7 +8,7 @@
 namespace keval {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 // Version 1. Later versions append migrations; existing rows are never dropped.
 const char* kSchemaV1 = R"sql(
@@ -33,6 +33,15 @@ CREATE TABLE IF NOT EXISTS samples(
   case_name TEXT, dtype TEXT, who TEXT NOT NULL, method TEXT, samples_json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS evaluations_by_run ON evaluations(run_id);
 CREATE INDEX IF NOT EXISTS case_results_by_eval ON case_results(evaluation_id);
+)sql";
+
+// Version 2: dataset records (docs/dataset.md). Columns are added, never dropped, so a version 1
+// store keeps every row and its evaluations stay exportable (without shapes).
+const char* kTimedCasesV2 = R"sql(
+CREATE TABLE IF NOT EXISTS timed_cases(
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id), case_name TEXT NOT NULL,
+  dtype TEXT NOT NULL, params_json TEXT);
+CREATE INDEX IF NOT EXISTS timed_cases_by_eval ON timed_cases(evaluation_id);
 )sql";
 
 std::string now_utc() {
@@ -74,8 +83,7 @@ Store::Store(const std::filesystem::path& path) : path_(path) {
       throw StoreError("schema version " + std::to_string(version) +
                        " is newer than this keval understands (" + std::to_string(kSchemaVersion) + ")");
     }
-    exec("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', '" +
-         std::to_string(kSchemaVersion) + "')");
+    migrate(version);
   } catch (const StoreError& e) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -98,7 +106,34 @@ void Store::exec(const std::string& sql) const {
 
 int Store::schema_version() const {
   Statement query(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
-  return query.step() ? std::stoi(query.text(0)) : kSchemaVersion;
+  return query.step() ? std::stoi(query.text(0)) : 1;  // a new file has just had version 1 made
+}
+
+static bool has_column(sqlite3* db, const std::string& table, const std::string& column) {
+  Statement info(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+  info.bind(1, table).bind(2, column);
+  return info.step();
+}
+
+void Store::migrate(int from_version) {
+  if (from_version == kSchemaVersion) return;
+  exec("BEGIN IMMEDIATE");
+  try {
+    if (from_version < 2) {
+      for (const char* column : {"suite", "suite_version", "program_x"}) {
+        if (!has_column(db_, "evaluations", column)) {
+          exec(std::string("ALTER TABLE evaluations ADD COLUMN ") + column + " TEXT");
+        }
+      }
+      exec(kTimedCasesV2);
+    }
+    exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
+         std::to_string(kSchemaVersion) + "')");
+    exec("COMMIT");
+  } catch (...) {
+    exec("ROLLBACK");
+    throw;
+  }
 }
 
 int64_t Store::begin_run(const RunInfo& run) {
@@ -126,7 +161,7 @@ std::optional<SubmissionResult> Store::find_result(const std::string& eval_key) 
 
 void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                            int task_version, const SubmissionResult& result,
-                           const EvaluationFacts* facts) {
+                           const EvaluationFacts* facts, const RecordContext* record) {
   exec("BEGIN IMMEDIATE");
   try {
     Statement submission(db_, "INSERT OR IGNORE INTO submissions(hash, task, code, first_seen) "
@@ -155,6 +190,19 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
       row.run();
     }
     if (facts && facts->timing) put_samples(db_, evaluation_id, run_id, result.task, *facts->timing);
+    if (record) {
+      Statement update(db_, "UPDATE evaluations SET suite = ?, suite_version = ?, program_x = ? WHERE id = ?");
+      update.bind(1, record->suite).bind(2, record->suite_version).bind(3, record->program_x)
+          .bind(4, evaluation_id);
+      update.run();
+      Statement planned(db_, "INSERT INTO timed_cases(evaluation_id, case_name, dtype, params_json) "
+                             "VALUES(?,?,?,?)");
+      for (const auto& c : record->timed_cases) {
+        planned.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.params.dump());
+        planned.run();
+        planned.reset();
+      }
+    }
     exec("COMMIT");
   } catch (...) {
     exec("ROLLBACK");

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,22 @@ namespace keval {
 class StoreError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// What makes an evaluation a dataset record beyond its result (docs/dataset.md): the suite and
+// its version, the makora form of the program, and the cases it was (to be) timed on, so a
+// failed candidate still leaves one null-latency record per case.
+struct PlannedCase {
+  std::string name;
+  std::string dtype;
+  nlohmann::json params;  // the case's shape symbols, as task.toml gives them
+};
+
+struct RecordContext {
+  std::string suite;
+  std::string suite_version;
+  std::string program_x;  // makora's `x` (Model and ModelNew in one file); "" when not that format
+  std::vector<PlannedCase> timed_cases;
 };
 
 struct RunInfo {
@@ -43,13 +60,14 @@ class Store {
 
   // The stored result for an evaluation key (resume), if any.
   std::optional<SubmissionResult> find_result(const std::string& eval_key) const;
-  // Stores submission, evaluation, case rows and samples in one transaction.
+  // Stores submission, evaluation, case rows, samples and planned timed cases in one transaction.
   void put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                       int task_version, const SubmissionResult& result,
-                      const EvaluationFacts* facts);
+                      const EvaluationFacts* facts, const RecordContext* record = nullptr);
 
  private:
   void exec(const std::string& sql) const;
+  void migrate(int from_version);
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;
 };

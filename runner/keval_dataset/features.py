@@ -1,0 +1,89 @@
+"""Static features of a program and its case for the baseline predictor: counts in the Triton
+source (loads, stores, tl.dot, loops, reductions), its tuning constants (constexpr block sizes,
+num_warps, num_stages), the shapes and the dtype. Read from the text: nothing is run."""
+
+import json
+import math
+import re
+
+DTYPES = ("float32", "float16", "bfloat16", "float8", "int8")
+ELEM_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float8": 1, "int8": 1}
+COUNTED = {
+    "loads": r"\btl\.load\(", "stores": r"\btl\.store\(", "dots": r"\btl\.dot\(",
+    "atomics": r"\btl\.atomic_\w+\(", "reductions": r"\btl\.(sum|max|min|reduce|argmax|argmin|cumsum)\(",
+    "transcendentals": r"\btl\.(exp|exp2|log|log2|sqrt|rsqrt|sin|cos|sigmoid)\(|\blibdevice\.",
+    "wheres": r"\btl\.where\(", "kernels": r"@triton\.jit", "autotune": r"@triton\.autotune",
+    "configs": r"\btriton\.Config\(", "for_loops": r"^\s*for\s", "while_loops": r"^\s*while\s",
+    "static_range": r"\btl\.static_range\(", "constexpr": r"tl\.constexpr", "program_ids": r"\btl\.program_id\(",
+    "torch_calls": r"\btorch\.(?!empty|zeros|ones|float|int|bfloat|Tensor|device|cuda|nn\b)\w+\(",
+    "launches": r"\]\s*\(",
+}
+KNOB_RE = re.compile(r"\b([A-Za-z_]*(?:BLOCK|TILE|GROUP|SPLIT|CHUNK)[A-Za-z_0-9]*)\s*[=:]\s*['\"]?\s*(\d+)", re.I)
+WARPS_RE = re.compile(r"num_warps\s*[=:]\s*(\d+)")
+STAGES_RE = re.compile(r"num_stages\s*[=:]\s*(\d+)")
+SHAPE_ASSIGN_RE = re.compile(r"^([a-z_][a-z0-9_]*)\s*=\s*(\d+)\s*$", re.M)
+
+
+def _log2(value) -> float:
+    return math.log2(value) if value and value > 0 else 0.0
+
+
+def _numbers(values) -> list:
+    return [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0]
+
+
+def shape_numbers(row: dict) -> list:
+    """The case's size symbols: the record's shapes, else (makora rows) the problem's module-level
+    integer constants such as `batch_size = 16`."""
+    shapes = row.get("shapes")
+    if isinstance(shapes, str):
+        try:
+            shapes = json.loads(shapes)
+        except json.JSONDecodeError:
+            shapes = None
+    if isinstance(shapes, dict):
+        return _numbers(shapes.values())
+    return _numbers(int(v) for _, v in SHAPE_ASSIGN_RE.findall(row.get("x") or ""))
+
+
+def dtype_of(row: dict) -> str:
+    dtype = row.get("dtype") or ""
+    if not dtype:
+        x = row.get("x") or ""
+        for name in DTYPES:
+            if f"torch.{name}" in x:
+                return name
+        return "float32"
+    return dtype
+
+
+def features(row: dict) -> dict:
+    x = row.get("x") or ""
+    out = {name: float(len(re.findall(pattern, x, re.M))) for name, pattern in COUNTED.items()}
+    out["lines"] = float(x.count("\n") + 1)
+    knobs = [int(v) for _, v in KNOB_RE.findall(x)]
+    warps = [int(v) for v in WARPS_RE.findall(x)]
+    stages = [int(v) for v in STAGES_RE.findall(x)]
+    out["block_max_log2"] = _log2(max(knobs, default=0))
+    out["block_min_log2"] = _log2(min(knobs, default=0))
+    out["block_sum_log2"] = sum(_log2(k) for k in knobs)
+    out["num_warps"] = float(max(warps, default=4))
+    out["num_stages"] = float(max(stages, default=0))
+    sizes = shape_numbers(row)
+    out["shape_count"] = float(len(sizes))
+    out["shape_log2_product"] = sum(_log2(s) for s in sizes)
+    out["shape_log2_max"] = _log2(max(sizes, default=0))
+    dtype = dtype_of(row)
+    for name in DTYPES:
+        out[f"dtype_{name}"] = 1.0 if dtype.startswith(name) else 0.0
+    out["elem_bytes"] = float(next((b for n, b in ELEM_BYTES.items() if dtype.startswith(n)), 4))
+    out["work_log2"] = out["shape_log2_product"] + _log2(out["elem_bytes"])
+    out["programs_log2"] = max(0.0, out["shape_log2_product"] - out["block_max_log2"])
+    return out
+
+
+def matrix(rows: list):
+    import numpy as np
+
+    names = sorted(features({"x": ""}).keys())
+    return np.array([[features(r)[n] for n in names] for r in rows], dtype=float), names

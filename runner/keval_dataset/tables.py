@@ -1,0 +1,81 @@
+"""Reading and writing the dataset's tables as Parquet (pyarrow) or JSON lines."""
+
+import json
+import os
+
+from .errors import DatasetError
+
+FORMATS = ("parquet", "jsonl")
+
+
+def write_rows(rows: list, columns: list, path: str, fmt: str) -> None:
+    if fmt == "jsonl":
+        with open(path, "w", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps({c: row.get(c) for c in columns}) + "\n")
+        return
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pydict({c: [row.get(c) for row in rows] for c in columns},
+                                 schema=pa.schema([(c, _arrow_type(c, rows)) for c in columns]))
+    pq.write_table(table, path)
+
+
+def _arrow_type(column: str, rows: list):
+    import pyarrow as pa
+
+    values = [row.get(column) for row in rows if row.get(column) is not None]
+    if column == "y" or (values and all(isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool))
+                                        for v in values) and any(isinstance(v, float) for v in values)):
+        return pa.float64()
+    if values and all(isinstance(v, bool) for v in values):
+        return pa.bool_()
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return pa.int64()
+    return pa.string()
+
+
+def read_rows(path: str, columns=None) -> list:
+    """Rows of a .parquet or .jsonl file as dicts (only `columns` when given)."""
+    if not os.path.exists(path):
+        raise DatasetError(path, "no such file")
+    if path.endswith(".jsonl"):
+        rows = []
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise DatasetError(f"{path}:{number}", f"not JSON ({e.msg})") from None
+        return rows
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, columns=columns)
+    except Exception as e:  # pyarrow raises several types for a file that is no Parquet
+        raise DatasetError(path, f"not a readable Parquet file ({str(e).splitlines()[0]})") from None
+    return table.to_pylist()
+
+
+def column_names(path: str) -> list:
+    if path.endswith(".jsonl"):
+        rows = read_rows(path)
+        return list(rows[0].keys()) if rows else []
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(path).names)
+    except Exception as e:
+        raise DatasetError(path, f"not a readable Parquet file ({str(e).splitlines()[0]})") from None
+
+
+def split_path(folder: str, split: str) -> str:
+    """DIR/train.parquet or DIR/train.jsonl, whichever exists (Parquet first)."""
+    for fmt in FORMATS:
+        path = os.path.join(folder, f"{split}.{fmt}")
+        if os.path.exists(path):
+            return path
+    raise DatasetError(os.path.join(folder, f"{split}.parquet"), "no such file (nor .jsonl): not a keval dataset export")
