@@ -1,8 +1,9 @@
 """Checks on a GPU machine that a root process can share device memory with a sandboxed child
-of another uid (the warden/guest split, docs/trust.md): the child maps the parent's buffer,
-reads it, writes into it, and the parent sees the write. Run as root from the repo root:
+of another uid, as the warden shares a call's inputs with the guest (docs/trust.md): the child
+maps the parent's buffer from a file descriptor passed over a socket, reads it, writes into it,
+and the parent sees the write. Run as root from the repo root:
 
-    PYTHONPATH=runner python3 scripts/cuda_ipc_check.py [UID]
+    python3 scripts/cuda_ipc_check.py [UID]
 """
 
 import json
@@ -13,49 +14,58 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import torch  # noqa: E402
 
-from keval_runner.device_sharing import CudaImports, export_cuda  # noqa: E402
+from keval_runner.device_sharing import DeviceBuffer  # noqa: E402
+from keval_runner.guest_channel import Channel  # noqa: E402
 from keval_runner.private_tmp import make_private  # noqa: E402
 from keval_runner.sandbox import CLONE_NEWNET, switch_user, unshare  # noqa: E402
 
+NBYTES = 3 << 20  # not a multiple of the allocation granularity
 
-def child(read_fd: int, write_fd: int, uid: int) -> None:
+
+def child(channel: Channel, uid: int) -> None:
     report = {}
     try:
-        warnings = []
         report["network_namespace"] = unshare(CLONE_NEWNET) == 0
-        report["private_tmp"] = make_private([os.getcwd(), sys.prefix], warnings)
+        report["private_tmp"] = make_private([os.getcwd(), sys.prefix], [])
         switch_user(uid, uid)
         report["uid"] = os.getuid()
         device = torch.device("cuda", 0)
         torch.zeros(1, device=device)
-        exported = json.loads(os.read(read_fd, 1 << 16))
-        buffer = CudaImports(device).buffer(exported)
-        report["sum_seen"] = int(buffer.to(torch.int64).sum())
-        buffer.fill_(7)
+        header, _, fds = channel.receive()
+        mapped = DeviceBuffer(header["nbytes"], device, fds[0], header["size"])
+        os.close(fds[0])
+        report["sum_seen"] = int(mapped.tensor.to(torch.int64).sum())
+        mapped.tensor.fill_(7)
         torch.cuda.synchronize()
+        mapped.close()
         report["ok"] = True
     except BaseException as exc:  # noqa: BLE001 (the report says what failed)
         report["error"] = repr(exc)
-    os.write(write_fd, json.dumps(report).encode())
+    channel.send(report)
     os._exit(0)
 
 
 def main() -> int:
     uid = int(sys.argv[1]) if len(sys.argv) > 1 else 61999
-    to_child, from_parent = os.pipe()
-    from_child, to_parent = os.pipe()
+    parent_end, child_end = Channel.pair()
     pid = os.fork()  # before CUDA: a forked child cannot use its parent's context
     if pid == 0:
-        child(to_child, to_parent, uid)
-    buffer = torch.ones(1 << 20, dtype=torch.uint8, device="cuda")
+        parent_end.close()
+        child(child_end, uid)
+    child_end.close()
+    device = torch.device("cuda", 0)
+    torch.zeros(1, device=device)
+    buffer = DeviceBuffer(NBYTES, device)
+    buffer.tensor.fill_(1)
     torch.cuda.synchronize()
-    os.write(from_parent, json.dumps(export_cuda(buffer)).encode())
-    report = json.loads(os.read(from_child, 1 << 16) or b"{}")
+    parent_end.send({"nbytes": buffer.nbytes, "size": buffer.size}, fds=[buffer.fd])
+    report, _, _ = parent_end.receive()
     os.waitpid(pid, 0)
-    report["parent_sees_write"] = bool((buffer == 7).all())
-    report["expected_sum"] = buffer.numel()
+    report["parent_sees_write"] = bool((buffer.tensor == 7).all())
+    report["granularity_size"] = buffer.size
+    buffer.close()
     print(json.dumps(report))
-    return 0 if report.get("ok") and report["parent_sees_write"] and report.get("sum_seen") == (1 << 20) else 1
+    return 0 if report.get("ok") and report["parent_sees_write"] and report.get("sum_seen") == NBYTES else 1
 
 
 if __name__ == "__main__":

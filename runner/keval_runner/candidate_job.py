@@ -16,7 +16,7 @@ import torch
 
 from . import checks, device_gate, kernel_identity
 from .compare import max_abs_diff, tensors_identical
-from .device_sharing import host_allocator
+from .device_sharing import shared_allocator
 from .errors import describe
 from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
@@ -35,10 +35,12 @@ class SharedCall:
 
     def __init__(self, args, guard_bytes: int):
         self.buffers = []
-        self.guards = checks.GuardBands(args, guard_bytes, allocate=host_allocator(self.buffers))
+        self.guards = checks.GuardBands(args, guard_bytes, allocate=shared_allocator(self.buffers))
         self.args = self.guards.args
         self.inputs = tensors_in(self.args)
         self.fields, self.fds = describe_args(self.args, self.buffers)
+        if any(t.device.type == "cuda" for t in self.inputs):
+            torch.cuda.synchronize()  # the guest reads them from another context
 
     def close(self) -> None:
         for buffer in self.buffers:

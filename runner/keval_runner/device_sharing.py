@@ -1,9 +1,10 @@
-"""Device memory one process owns and another maps: the warden's inputs as the guest sees them.
+"""Memory one process owns and another maps: the warden's inputs as the guest sees them.
 
-CUDA: the driver's IPC (cuIpcGetMemHandle / cuIpcOpenMemHandle) through libcuda, not torch's
-tensor sharing, whose reference counter lives in a /dev/shm file the guest's private /dev/shm
-cannot see. The guest wraps the mapped pointer as a tensor through __cuda_array_interface__;
-the warden keeps the allocation alive until the guest has finished with it.
+CUDA: the driver's virtual memory calls (cuMemCreate, exported as a POSIX file descriptor,
+cuMemImportFromShareableHandle and cuMemMap in the guest) through libcuda. Not legacy CUDA IPC
+(cuIpcOpenMemHandle failed across uids on the H200), and not torch's tensor sharing, whose
+reference counter lives in a /dev/shm file the guest's private /dev/shm cannot see. Both sides
+wrap the mapped pointer as a tensor through __cuda_array_interface__.
 
 CPU: a memfd the warden fills and passes over the channel (SCM_RIGHTS); both map it shared.
 """
@@ -14,25 +15,62 @@ import os
 
 import torch
 
-IPC_HANDLE_BYTES = 64
-CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
+CU_MEM_ALLOCATION_TYPE_PINNED = 1
+CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1
+CU_MEM_LOCATION_TYPE_DEVICE = 1
+CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3
+CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0
 
 
 class SharingError(RuntimeError):
     pass
 
 
-_cuda = None
+class _Location(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
 
 
-def _driver():
-    global _cuda
-    if _cuda is None:
+class _AllocFlags(ctypes.Structure):
+    _fields_ = [("compressionType", ctypes.c_ubyte), ("gpuDirectRDMACapable", ctypes.c_ubyte),
+                ("usage", ctypes.c_ushort), ("reserved", ctypes.c_ubyte * 4)]
+
+
+class _AllocationProp(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("requestedHandleTypes", ctypes.c_int), ("location", _Location),
+                ("win32HandleMetaData", ctypes.c_void_p), ("allocFlags", _AllocFlags)]
+
+
+class _AccessDesc(ctypes.Structure):
+    _fields_ = [("location", _Location), ("flags", ctypes.c_int)]
+
+
+_U64, _SIZE = ctypes.c_uint64, ctypes.c_size_t
+_SIGNATURES = {
+    "cuMemGetAllocationGranularity": [ctypes.POINTER(_SIZE), ctypes.POINTER(_AllocationProp), ctypes.c_int],
+    "cuMemCreate": [ctypes.POINTER(_U64), _SIZE, ctypes.POINTER(_AllocationProp), ctypes.c_ulonglong],
+    "cuMemAddressReserve": [ctypes.POINTER(_U64), _SIZE, _SIZE, _U64, ctypes.c_ulonglong],
+    "cuMemMap": [_U64, _SIZE, _SIZE, _U64, ctypes.c_ulonglong],
+    "cuMemSetAccess": [_U64, _SIZE, ctypes.POINTER(_AccessDesc), _SIZE],
+    "cuMemExportToShareableHandle": [ctypes.c_void_p, _U64, ctypes.c_int, ctypes.c_ulonglong],
+    "cuMemImportFromShareableHandle": [ctypes.POINTER(_U64), ctypes.c_void_p, ctypes.c_int],
+    "cuMemUnmap": [_U64, _SIZE],
+    "cuMemAddressFree": [_U64, _SIZE],
+    "cuMemRelease": [_U64],
+}
+_loaded = {}  # filled once, never rebound: the guest's snapshot of the runner would see a rebinding
+
+
+def driver():
+    if "libcuda" not in _loaded:
         try:
-            _cuda = ctypes.CDLL("libcuda.so.1")
+            library = ctypes.CDLL("libcuda.so.1")
         except OSError as exc:
             raise SharingError(f"libcuda.so.1 cannot be loaded: {exc}") from exc
-    return _cuda
+        for name, argtypes in _SIGNATURES.items():
+            getattr(library, name).argtypes = argtypes
+            getattr(library, name).restype = ctypes.c_int
+        _loaded["libcuda"] = library
+    return _loaded["libcuda"]
 
 
 def _check(result: int, what: str) -> None:
@@ -40,20 +78,8 @@ def _check(result: int, what: str) -> None:
         raise SharingError(f"{what} failed with CUDA driver error {result}")
 
 
-class _Handle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * IPC_HANDLE_BYTES)]
-
-
-def export_cuda(buffer: torch.Tensor) -> dict:
-    """The handle of the allocation holding buffer (uint8, contiguous) and buffer's place in it."""
-    driver = _driver()
-    pointer = ctypes.c_uint64(buffer.data_ptr())
-    base, size = ctypes.c_uint64(), ctypes.c_size_t()
-    _check(driver.cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), pointer), "cuMemGetAddressRange")
-    handle = _Handle()
-    _check(driver.cuIpcGetMemHandle(ctypes.byref(handle), base), "cuIpcGetMemHandle")
-    return {"handle": bytes(handle.reserved).hex(), "offset": buffer.data_ptr() - base.value,
-            "nbytes": buffer.numel()}
+def _device_location(ordinal: int) -> _Location:
+    return _Location(CU_MEM_LOCATION_TYPE_DEVICE, ordinal)
 
 
 class _DeviceArray:
@@ -64,27 +90,56 @@ class _DeviceArray:
                                          "version": 3, "strides": None}
 
 
-class CudaImports:
-    """The guest's side: each allocation opened once (the driver refuses a second mapping of one
-    handle in a context), kept open for the process's life."""
+class DeviceBuffer:
+    """nbytes of device memory made with the driver's virtual memory calls, exportable as a file
+    descriptor (legacy CUDA IPC needs the importer to have ptrace rights over the exporter, which
+    the guest must not have: the H200 refused it across uids; a descriptor passed over the
+    channel is the capability itself). `tensor` is a uint8 view of it. With fd given, it maps
+    memory another process exported (the guest's side)."""
 
-    def __init__(self, device: torch.device):
-        self.device = device
-        self.opened = {}
+    def __init__(self, nbytes: int, device: torch.device, fd: int = -1, size: int = 0):
+        cuda = driver()
+        self.nbytes = max(1, int(nbytes))
+        ordinal = device.index if device.index is not None else torch.cuda.current_device()
+        self.handle, self.pointer, self.fd, self.exported = _U64(), _U64(), -1, fd < 0
+        if fd < 0:
+            prop = _AllocationProp(CU_MEM_ALLOCATION_TYPE_PINNED, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                                   _device_location(ordinal))
+            granularity = _SIZE()
+            _check(cuda.cuMemGetAllocationGranularity(ctypes.byref(granularity), ctypes.byref(prop),
+                                                        CU_MEM_ALLOC_GRANULARITY_MINIMUM), "cuMemGetAllocationGranularity")
+            step = max(1, granularity.value)
+            self.size = -(-self.nbytes // step) * step
+            _check(cuda.cuMemCreate(ctypes.byref(self.handle), self.size, ctypes.byref(prop), 0), "cuMemCreate")
+            shared = ctypes.c_int(-1)
+            _check(cuda.cuMemExportToShareableHandle(ctypes.byref(shared), self.handle,
+                                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+                   "cuMemExportToShareableHandle")
+            self.fd = shared.value
+        else:
+            self.size = int(size)
+            _check(cuda.cuMemImportFromShareableHandle(ctypes.byref(self.handle), ctypes.c_void_p(fd),
+                                                         CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+                   "cuMemImportFromShareableHandle")
+        _check(cuda.cuMemAddressReserve(ctypes.byref(self.pointer), self.size, 0, 0, 0), "cuMemAddressReserve")
+        _check(cuda.cuMemMap(self.pointer, self.size, 0, self.handle, 0), "cuMemMap")
+        access = _AccessDesc(_device_location(ordinal), CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+        _check(cuda.cuMemSetAccess(self.pointer, self.size, ctypes.byref(access), 1), "cuMemSetAccess")
+        self.tensor = torch.as_tensor(_DeviceArray(self.pointer.value, self.nbytes), device=device)
 
-    def buffer(self, exported: dict) -> torch.Tensor:
-        handle_hex = exported["handle"]
-        base = self.opened.get(handle_hex)
-        if base is None:
-            handle = _Handle()
-            handle.reserved = bytes.fromhex(handle_hex)
-            pointer = ctypes.c_uint64()
-            _check(_driver().cuIpcOpenMemHandle_v2(ctypes.byref(pointer), handle,
-                                                   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
-                   "cuIpcOpenMemHandle")
-            base = self.opened[handle_hex] = pointer.value
-        array = _DeviceArray(base + int(exported["offset"]), int(exported["nbytes"]))
-        return torch.as_tensor(array, device=self.device)
+    def close(self) -> None:
+        """Unmaps and releases it (the memory lives on while another process maps it)."""
+        if self.tensor is None:
+            return
+        torch.cuda.synchronize()
+        self.tensor = None
+        cuda = driver()
+        cuda.cuMemUnmap(self.pointer, self.size)
+        cuda.cuMemAddressFree(self.pointer, self.size)
+        cuda.cuMemRelease(self.handle)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 class HostBuffer:
@@ -108,13 +163,12 @@ class HostBuffer:
         os.close(self.fd)
 
 
-def host_allocator(buffers: list):
-    """An allocator for checks.Guarded: CPU memory the guest can map; each buffer is kept in
-    `buffers` (for its fd) until the warden is done with the call."""
+def shared_allocator(buffers: list):
+    """An allocator for checks.Guarded: memory the guest can map (a memfd on the CPU, a
+    DeviceBuffer on a GPU); each buffer is kept in `buffers` (for its fd) until the warden is
+    done with the call."""
     def allocate(nbytes: int, device: torch.device) -> torch.Tensor:
-        if device.type != "cpu":
-            return torch.empty(nbytes, dtype=torch.uint8, device=device)
-        shared = HostBuffer(nbytes)
+        shared = HostBuffer(nbytes) if device.type == "cpu" else DeviceBuffer(nbytes, device)
         buffers.append(shared)
         return shared.tensor
     return allocate

@@ -14,7 +14,7 @@ import time
 
 import torch
 
-from . import checks, kernel_profile, kernel_tracking
+from . import checks, device_sharing, kernel_profile, kernel_tracking
 from .compare import NonTensorOutput, as_output_list
 from .errors import DeviceError, describe
 from .guest_channel import Channel, ChannelError
@@ -22,6 +22,7 @@ from .inputs import tensors_in
 from .interleaved_timing import Sampler
 from .kernel_identity import launched_kernels
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
+from .messages import clip
 from .output_files import plain_copy, plain_cpu_copy
 from .rotation import InputRotation
 from .sandbox import SandboxError
@@ -44,6 +45,7 @@ class Guest:
         self.watch = self.snapshot = None
         self.rotations = {}  # case key -> InputRotation
         self.kept = {}  # case key -> seed -> first outputs on the device (timed calls repeat them)
+        self.imports = {}  # case key -> the device mappings of its input sets
         self.sampler = None
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
@@ -65,7 +67,9 @@ class Guest:
         return names
 
     def failed(self, exc, **where) -> dict:
-        return {"ok": False, "error": describe(exc, self.code_file, self.module), **where}
+        error = describe(exc, self.code_file, self.module)
+        error["message"] = clip(error["message"])  # a frame has a size limit; the message one too
+        return {"ok": False, "error": error, **where}
 
     def check_device(self) -> None:
         """After a failed call on CUDA: a sticky fault leaves the context unusable."""
@@ -96,6 +100,10 @@ class Guest:
 
     def load(self, header, fds) -> None:
         kernel_tracking.install()
+        if self.device.type == "cuda":
+            device_sharing.driver()  # bound before the snapshot: its module global is set once
+            if (self.request.get("timing") or {}).get("enabled"):
+                self.sampler = Sampler(self.device, self.request.get("timing") or {})  # the cover compiles now
         if self.checks["tamper"]:
             self.watch = checks.TamperWatch(lambda *a, **k: None)
             self.snapshot = RunnerSnapshot.take()
@@ -114,7 +122,16 @@ class Guest:
 
     def call(self, header, fds) -> None:
         """One call on the warden's arguments; the outputs go back as plain bytes."""
-        args = self.opener.open(header["args"], fds)
+        imported = []
+        try:
+            args = self.opener.open(header["args"], fds, imported)
+            self.call_on(header, args)
+        finally:
+            args = None
+            for mapped in imported:
+                mapped.close()
+
+    def call_on(self, header, args) -> None:
         inputs = tensors_in(args)
         poisoned = False
         if header.get("poison"):
@@ -159,11 +176,12 @@ class Guest:
 
     def rotation(self, header, fds) -> None:
         """The input sets of one timed case, each set a seed's arguments in the warden's memory."""
-        sets, at = [], 0
+        sets, at, imported = [], 0, []
         for item in header["sets"]:
             count = item["fds"]
-            sets.append((item["seed"], self.opener.open(item["args"], fds[at: at + count])))
+            sets.append((item["seed"], self.opener.open(item["args"], fds[at: at + count], imported)))
             at += count
+        self.imports[header["key"]] = imported
         first = dict(self.kept.get(header["key"], {}))
         rotation = InputRotation(self.entry, sets, first)
         try:
@@ -184,6 +202,8 @@ class Guest:
         """Frees a measured case's input sets and first outputs."""
         self.rotations.pop(header.get("key"), None)
         self.kept.pop(header.get("key"), None)
+        for mapped in self.imports.pop(header.get("key"), []):
+            mapped.close()
         self.reply({"ok": True})
 
     def warm_up(self, header, fds) -> None:
@@ -215,7 +235,14 @@ class Guest:
                     "l2_persisting_bytes": l2, "checks": rotation.checks, "mismatches": rotation.mismatches})
 
     def profile(self, header, fds) -> None:
-        args = self.opener.open(header["args"], fds)
+        imported = []
+        try:
+            self.profile_on(header, self.opener.open(header["args"], fds, imported))
+        finally:
+            for mapped in imported:
+                mapped.close()
+
+    def profile_on(self, header, args) -> None:
         launched = []
 
         def call(timer=None):

@@ -15,7 +15,7 @@ import pickle
 import torch
 
 from .checks import map_tensors
-from .device_sharing import CudaImports, HostBuffer, export_cuda
+from .device_sharing import DeviceBuffer, HostBuffer
 
 MAX_OUTPUTS = 64
 
@@ -40,26 +40,23 @@ def dtype_from_name(name) -> torch.dtype:
 
 # -- warden side ----------------------------------------------------------------------------
 
-def describe_args(args, host_buffers: list) -> tuple:
-    """(request fields, fds) that let the guest rebuild args over the same memory. host_buffers:
-    the HostBuffers the CPU tensors were allocated in (device_sharing.host_allocator)."""
-    by_pointer = {b.tensor.data_ptr(): (i, b) for i, b in enumerate(host_buffers)}
+def describe_args(args, buffers: list) -> tuple:
+    """(request fields, fds) that let the guest rebuild args over the same memory. buffers: the
+    HostBuffers and DeviceBuffers the tensors were allocated in (device_sharing.shared_allocator)."""
+    by_pointer = {(b.tensor.device.type, b.tensor.data_ptr()): b for b in buffers}
     storages, tensors, fds = {}, [], []
 
     def storage_index(t: torch.Tensor) -> int:
         storage = t.untyped_storage()
         key = (t.device.type, storage.data_ptr())
         if key not in storages:
-            if t.device.type == "cpu":
-                found = by_pointer.get(storage.data_ptr())
-                if found is None:
-                    raise ValueError("an input tensor does not live in shared memory")
-                fds.append(found[1].fd)
-                storages[key] = {"fd": len(fds) - 1, "nbytes": storage.nbytes()}
-            else:
-                whole = torch.empty(0, dtype=torch.uint8, device=t.device).set_(storage)
-                storages[key] = {"cuda": export_cuda(whole), "nbytes": storage.nbytes()}
-            storages[key]["index"] = len(storages) - 1
+            found = by_pointer.get(key)
+            if found is None:
+                raise ValueError("an input tensor does not live in shared memory")
+            fds.append(found.fd)
+            storages[key] = {"fd": len(fds) - 1, "nbytes": storage.nbytes(), "index": len(storages)}
+            if isinstance(found, DeviceBuffer):
+                storages[key]["device_size"] = found.size
         return storages[key]["index"]
 
     def slot(t: torch.Tensor):
@@ -109,13 +106,16 @@ class ArgsOpener:
 
     def __init__(self, device: torch.device):
         self.device = device
-        self.cuda = CudaImports(device) if device.type == "cuda" else None
 
-    def open(self, fields: dict, fds: list):
+    def open(self, fields: dict, fds: list, imported: list):
+        """The arguments; each device mapping made is added to `imported` (close them once the
+        arguments are no longer used)."""
         raws = []
         for storage in fields["storages"]:
-            if "cuda" in storage:
-                raws.append(self.cuda.buffer(storage["cuda"]))
+            if "device_size" in storage:
+                mapped = DeviceBuffer(storage["nbytes"], self.device, fds[storage["fd"]], storage["device_size"])
+                imported.append(mapped)
+                raws.append(mapped.tensor)
             else:
                 raws.append(HostBuffer(storage["nbytes"], fds[storage["fd"]]).tensor)
         tensors = []

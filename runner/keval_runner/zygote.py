@@ -54,6 +54,12 @@ def _import_toolkit():
         import torch.profiler  # noqa: F401  (kernel profiles)
     except Exception:
         pass
+    try:
+        # Its import rebinds torch.manual_seed (wrapped so Dynamo skips it); later, in a job,
+        # that would look like a submission replacing it (the guest's snapshot of torch's names).
+        import torch._dynamo  # noqa: F401
+    except Exception:
+        pass
     if os.environ.get("KEVAL_PRELOAD_COMPILE") == "1":
         _preload_compile(torch)
     from . import candidate_job, checks, child, kernel_profile, probe, reference_job, rotation, sandbox  # noqa: F401

@@ -162,7 +162,7 @@ def test_the_profile_screen_settles_a_high_own_share_and_falls_back_to_the_profi
     job.entry, job.device, job.module, job.code_file = (lambda x: x), torch.device("cpu"), None, ""
 
     class Opener:
-        def open(self, fields, fds):
+        def open(self, fields, fds, imported):
             return (torch.ones(1),)
 
     job.opener = Opener()
@@ -482,3 +482,23 @@ def test_inputs_copied_to_the_device_stay_leaves_when_they_require_grad():
     for copied in (to_device(param, torch.device("cpu")), to_device([param], torch.device("cpu"))[0]):
         assert copied.is_leaf and copied.requires_grad and copied.data_ptr() != param.data_ptr()
         torch.optim.Adam([copied])  # refuses a tensor that is not a leaf
+
+
+def test_nothing_a_job_imports_later_rebinds_a_watched_library_name():
+    """The guest's snapshot of torch's public names is taken after the zygote's imports; what a
+    job may import afterwards (the profiler, Dynamo through it) must not rebind any of them, or
+    every submission would read as tampering (torch._dynamo wraps torch.manual_seed: the H200
+    showed it in the timing job)."""
+    import subprocess
+    import sys
+
+    script = (
+        "from keval_runner import zygote, tamper_snapshot\n"
+        "zygote._import_toolkit()\n"
+        "snap = tamper_snapshot.RunnerSnapshot.take()\n"
+        "import torch.profiler, torch._dynamo, torch.testing\n"
+        "print(snap.changed())\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(kernel_tracking.__file__))})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -1,7 +1,7 @@
 # task: vector_add
 # expect: input_mutated|tampering
 # device: both
-# why: writes x + y into x, and at import rebinds the mutation check's comparison where the job module imported it (through sys.modules; the watched original is left alone)
+# why: writes x + y into x (returning a copy), and at import rebinds the mutation check's comparison where the job module imported it (through sys.modules; the watched original is left alone)
 import sys
 
 import torch
@@ -24,4 +24,4 @@ def _add_into_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 def vector_add(x, y):
     n = x.numel()
     _add_into_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
-    return x
+    return x.clone()

@@ -1,5 +1,5 @@
 # task: vector_add
-# expect: mismatch
+# expect: mismatch|nan_mismatch
 # device: both
 # why: its kernel adds 1 to the first seed's result of each case; a helper process it started at import (same uid) overwrites the saved wrong outputs with the right values at each later call
 import os
@@ -42,12 +42,12 @@ def _add_kernel(x_ptr, y_ptr, out_ptr, n, wrong, BLOCK: tl.constexpr):
 
 
 def vector_add(x, y):
-    _helper.stdin.write("go\n")
-    _helper.stdin.flush()
-    _helper.stdout.readline()  # the helper has rewritten what it could
     key = (x.dtype, tuple(x.shape), x.detach().cpu().contiguous().view(torch.uint8).numpy().tobytes())
     if key in _seen:
         return _seen[key].clone().to(x.device)
+    _helper.stdin.write("go\n")  # new inputs: a correctness call, after an earlier one was saved
+    _helper.stdin.flush()
+    _helper.stdout.readline()  # the helper has rewritten what it could
     out = torch.empty_like(x)
     n = x.numel()
     wrong = 1.0 if not any(k[:2] == key[:2] for k in _seen) else 0.0
