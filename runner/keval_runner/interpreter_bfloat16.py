@@ -213,11 +213,13 @@ class _Patch:
     def atomic_cas(self, original):
         patch = self
 
+        def as_bits(handle):
+            return patch.Handle(np.asarray(handle.data).astype(patch.bf16).view(patch.bits), patch.tl.uint16)
+
         def create_atomic_cas(builder, ptr, cmp, val, sem, scope):
             if val.data.dtype != patch.bf16:
                 return original(builder, ptr, cmp, val, sem, scope)
             # compares bit patterns, as the GPU's atom.cas does
-            as_bits = lambda h: patch.Handle(np.asarray(h.data).astype(patch.bf16).view(patch.bits), patch.tl.uint16)
             result = original(builder, ptr, as_bits(cmp), as_bits(val), sem, scope)
             return patch.Handle(result.data.view(patch.bf16), cmp.dtype.scalar)
         return create_atomic_cas
@@ -225,12 +227,12 @@ class _Patch:
     def reduce_sum(self, original):
         patch = self
 
-        def sum(reduce_ops, input):
+        def sum_as_a_tree(reduce_ops, input):
             if input.handle.data.dtype != patch.bf16:
                 return original(reduce_ops, input)
             data = _tree_sum(input.handle.data, reduce_ops.axis, reduce_ops.keep_dims)
             return reduce_ops.to_tensor(data, input.dtype)
-        return sum
+        return sum_as_a_tree
 
 
 def _tree_sum(data, axis, keep_dims):
