@@ -32,12 +32,17 @@ if [ -z "$py" ]; then
   venv=${venv%/bin/python}
   base=/usr/bin/python3
   [ -x "$base" ] || base=python3
-  echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, pytest)"
+  echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, ml_dtypes, pytest)"
   "$base" -m venv "$venv"
-  "$venv/bin/pip" install -q torch==2.13.0 triton numpy pytest
+  "$venv/bin/pip" install -q torch==2.13.0 triton numpy ml_dtypes pytest
 fi
 py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
 # The latency dataset (keval dataset / predict, docs/dataset.md): Parquet and the baseline predictor.
 "$py" -c "import pyarrow, sklearn, scipy" 2>/dev/null || "$py" -m pip install -q pyarrow scikit-learn scipy
+# CPU mode's real bfloat16 (runner/keval_runner/interpreter_bfloat16.py). Without it bfloat16
+# cases still run, on the interpreter's broken bfloat16, so a machine that cannot install it
+# (the offline GPU machine, which never interprets) goes on.
+"$py" -c "import ml_dtypes" 2>/dev/null || "$py" -m pip install -q ml_dtypes ||
+  echo "install-deps: ml_dtypes not installed: CPU mode will misjudge bfloat16 cases"
 echo "install-deps: python is $py"

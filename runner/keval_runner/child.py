@@ -64,8 +64,8 @@ def device_environment(request: dict) -> None:
     else:
         # Triton reads this at each @jit: CPU jobs always run kernels in the interpreter.
         os.environ["TRITON_INTERPRET"] = "1"
-        from .interpreter_support import enable_autotune_without_driver
-        enable_autotune_without_driver()
+        from .interpreter_support import enable_interpreter_support
+        enable_interpreter_support()
 
 
 def prepare_device(request: dict) -> None:

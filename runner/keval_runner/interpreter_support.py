@@ -5,7 +5,15 @@ interpreter has no driver ("0 active drivers"), so any multi-config autotuned ke
 fail in CPU mode only. In CPU mode the benchmark is replaced by equal timings for every
 config: the autotuner then keeps the first (pruned) config, deterministically. CPU-mode
 timings are wall-clock interpreter numbers anyway, so no tuning is lost.
+
+bfloat16: the interpreter computes on the raw bit patterns of bfloat16 values, so correct
+kernels would fail their bfloat16 cases in CPU mode only; interpreter_bfloat16 gives it a
+real bfloat16 type (see there).
 """
+
+import sys
+
+from .interpreter_bfloat16 import enable_real_bfloat16
 
 
 def _equal_timings(kernel_call, quantiles=None, **_ignored):
@@ -24,3 +32,16 @@ def enable_autotune_without_driver() -> bool:
         return False
     Autotuner.do_bench = property(lambda self: _equal_timings)
     return True
+
+
+def enable_interpreter_support() -> str:
+    """Every patch above; '' when all took, else what is left as the interpreter has it."""
+    problems = []
+    if not enable_autotune_without_driver():
+        problems.append("autotune left to the interpreter: this Triton has no Autotuner.do_bench")
+    bfloat16_problem = enable_real_bfloat16()
+    if bfloat16_problem:
+        problems.append(bfloat16_problem)
+    for problem in problems:  # lands in the job's stderr log, where a surprising fail is looked into
+        print(f"keval_runner: {problem}", file=sys.stderr)
+    return "; ".join(problems)

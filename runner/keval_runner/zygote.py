@@ -49,6 +49,10 @@ def _import_toolkit():
         import triton.runtime.interpreter  # noqa: F401  (CPU mode)
     except Exception:
         pass
+    try:
+        import ml_dtypes  # noqa: F401  (CPU mode's bfloat16; over half a second to import)
+    except Exception:
+        pass
     import resource  # noqa: F401  (the sandbox's limits)
     try:
         import torch.profiler  # noqa: F401  (kernel profiles)

@@ -16,6 +16,12 @@ import triton
 from torch.overrides import TorchFunctionMode
 from torch.utils._device import _device_constructors
 
+import runner_harness  # noqa: F401  (puts runner/ on sys.path)
+from keval_runner.interpreter_support import enable_interpreter_support
+
+if os.environ.get("TRITON_INTERPRET") == "1":
+    enable_interpreter_support()  # the goldens run as the runner's CPU jobs run them
+
 SUITE = Path(__file__).resolve().parents[2] / "suites" / "keval"
 TASKS = sorted(p.name for p in SUITE.iterdir() if (p / "task.toml").is_file())
 SEEDS = (0, 1)
