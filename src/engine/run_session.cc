@@ -332,12 +332,14 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
     // expose an entry); it runs in the submission's module, so its kernels stay "own".
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
+    const StaticScan scan = scan_python_source(s.code, task.entry);
     EvaluationFacts facts;
     {
       EvaluationLimit& limit = limits.at(runner.gpu());
       EvaluationPlace place(limit);
       facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
-                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit);
+                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit,
+                                  scan.harness_reach());
     }
     SubmissionResult result;
     result.id = s.id;
@@ -347,7 +349,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.origin = s.origin;
     result.hash = s.hash;
     result.judgement = judge(facts, judge_policy(task, settings));
-    result.static_flags = scan_python_source(s.code, task.entry).flags;
+    result.static_flags = scan.flags;
     result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);
