@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "judge/expected_messages.h"
+#include "judge/fact_integrity.h"
 #include "judge/required_facts.h"
 
 namespace keval {
@@ -372,39 +373,11 @@ bool differs_only_where_reference_undefined(const json& check, const std::vector
   return false;
 }
 
-// The submission's text reaches the runner's own objects (frames, gc walks, keval's modules):
-// whatever it changed there, the job's facts can no longer be trusted.
-std::optional<Judgement> judge_harness_reach(const std::vector<IntrospectionUse>& reach) {
-  if (reach.empty()) return std::nullopt;
-  Judgement judgement{Verdict::kTampering, {}};
-  for (const auto& use : reach) {
-    judgement.reasons.push_back("the submission's code reaches keval's runner through " + use.describe());
-  }
-  return judgement;
-}
-
-// A fact the verdict reads that is missing or mistyped. The candidate's and the timing job's
-// processes ran the submission, which can rewrite what they send: tampering. The reference
-// job never loads it: a broken reference job is the harness's fault.
-std::optional<Judgement> judge_malformed(const EvaluationFacts& facts) {
-  for (const auto* job : {&facts.candidate, facts.timing ? &*facts.timing : nullptr,
-                          facts.sanitizer ? &*facts.sanitizer : nullptr}) {
-    if (!job) continue;
-    if (auto bad = first_malformed_fact(*job)) return Judgement{Verdict::kTampering, {*bad}};
-  }
-  if (facts.reference) {
-    if (auto bad = first_malformed_fact(*facts.reference)) {
-      return Judgement{Verdict::kCrash, {"harness: the reference job's " + *bad}};
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto reach = judge_harness_reach(facts.harness_reach)) return *reach;
-  if (auto malformed = judge_malformed(facts)) return *malformed;
+  if (auto malformed = judge_malformed_facts(facts)) return *malformed;
   if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
   if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
   const JobOutcome& reference = *facts.reference;
