@@ -34,7 +34,8 @@ const std::vector<Rule>& rules() {
       {std::regex(R"(\binspect\s*\.\s*(?:stack|trace)\b|\bfrom\s+inspect\s+import\b.*\b(?:stack|trace)\b)"),
        "inspect.stack", kFrames, true},
       // a tracing or profiling hook is handed every frame of the process
-      {std::regex(R"(\bset(?:trace|profile)\b)"), "sys.settrace", kFrames, true},
+      {std::regex(R"(\bsettrace\b)"), "sys.settrace", kFrames, true},
+      {std::regex(R"(\bsetprofile\b)"), "sys.setprofile", kFrames, true},
       {std::regex(R"(\bget_objects\b)"), "gc.get_objects", kGc, true},
       {std::regex(R"(\bget_referrers\b)"), "gc.get_referrers", kGc, true},
       {std::regex(R"(\bget_referents\b)"), "gc.get_referents", kGc, true},

@@ -35,6 +35,14 @@ TEST(HarnessIntrospectionTest, FindsFrameWalkingWithItsLine) {
   }
 }
 
+TEST(HarnessIntrospectionTest, TracingHooksAreFrameWalking) {
+  const auto uses = find_introspection("import sys, threading\nsys.setprofile(hook)\nthreading.settrace(hook)\n");
+  ASSERT_NE(use_of(uses, "sys.setprofile"), nullptr);
+  EXPECT_EQ(use_of(uses, "sys.setprofile")->line, 2);
+  ASSERT_NE(use_of(uses, "sys.settrace"), nullptr);
+  EXPECT_EQ(use_of(uses, "sys.settrace")->kind, "frame walking");
+}
+
 TEST(HarnessIntrospectionTest, FindsImportedNamesAndAliases) {
   EXPECT_NE(use_of(find_introspection("from inspect import currentframe as cf\n"), "inspect.currentframe"), nullptr);
   EXPECT_NE(use_of(find_introspection("from inspect import stack\n"), "inspect.stack"), nullptr);
