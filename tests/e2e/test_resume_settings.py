@@ -43,7 +43,8 @@ def test_a_changed_setting_re_evaluates_and_the_same_settings_reuse(relu_case):
     assert rerun(suite, subs, out, "--no-timing") == 1  # same settings: reused
     changed = [("--no-timing", "--seeds", "3"),
                ("--no-timing", "--min-own-share", "0.7"),
-               ()]  # timing on
+               (),  # timing on
+               ("--baseline", "eager")]
     for settings in changed:
         assert rerun(suite, subs, out, *settings) == 0, settings
     assert rerun(suite, subs, out, "--no-timing", "--seeds", "3") == 1  # its stored result is found again
