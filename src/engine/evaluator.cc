@@ -24,14 +24,23 @@ bool has_successful_call(const JobOutcome& candidate) {
 JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
   JudgePolicy policy{task.inplace, task.require_kernel};
   policy.min_own_gpu_share = settings.min_own_gpu_share;
+  policy.check_determinism = settings.check_determinism;
+  // what timing_request asks the timing job for
+  policy.profile_kernels = settings.checks.profile_kernels && settings.device == "cuda" && task.require_kernel;
+  for (const auto& planned : timed_cases(task, settings)) {
+    if (planned["seeds"].empty()) continue;  // the runner skips a case without seeds
+    policy.timed_cases.emplace_back(planned["name"].get<std::string>(), planned["dtype"].get<std::string>());
+  }
   return policy;
 }
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    DeviceLease* lease, JobRunner* sanitizer, EvaluationLimit* limit) {
+                                    DeviceLease* lease, JobRunner* sanitizer, EvaluationLimit* limit,
+                                    std::vector<IntrospectionUse> harness_reach) {
   dirs.create();
   EvaluationFacts facts;
+  facts.harness_reach = std::move(harness_reach);  // judged tampering: no sanitizer or timing job
   // Correctness jobs share the device; each takes its share anew, so a waiting timing job
   // gets the device between two of them.
   // Requests carry the lease's hold file: while a timing job waits or measures, a job pauses

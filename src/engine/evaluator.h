@@ -17,9 +17,12 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings);
 // holds it alone, so timed work never shares the GPU. Saved outputs are removed afterwards. With `sanitizer`
 // (--sanitize), a submission correct so far also runs its small cases there before timing.
 // A job that runs out of device memory shrinks `limit` (the GPU's evaluations at once), if given.
+// `harness_reach` (the static scan's) goes into the facts first: a submission it makes
+// `tampering` is not worth a sanitizer or timing job.
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
                                     DeviceLease* lease, JobRunner* sanitizer = nullptr,
-                                    EvaluationLimit* limit = nullptr);
+                                    EvaluationLimit* limit = nullptr,
+                                    std::vector<IntrospectionUse> harness_reach = {});
 
 }  // namespace keval

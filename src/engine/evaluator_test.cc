@@ -55,18 +55,26 @@ class FakeRunner : public JobRunner {
     }
     out.done = true;
     out.exit_code = 0;
+    // every fact the runner always sends: the judge fails closed on a missing one
     if (kind == "candidate") {
       out.messages.push_back({{"type", "call"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
-                              {"ok", true}, {"kernels", {"k"}}, {"inputs_mutated", false}});
+                              {"ok", true}, {"kernels", {"k"}}, {"other_kernels", json::array()},
+                              {"inputs_mutated", false}, {"output_is_input", false},
+                              {"guard_violations", json::array()}, {"foreign_output_types", json::array()}});
+      out.messages.push_back({{"type", "determinism"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
+                              {"same", true}});
     } else if (kind == "reference") {
       out.messages.push_back({{"type", "compare"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
-                              {"n_outputs", 1}, {"ref_n_outputs", 1},
+                              {"missing", false}, {"n_outputs", 1}, {"ref_n_outputs", 1},
                               {"outputs", {{{"index", 0}, {"shape", {4}}, {"ref_shape", {4}},
-                                            {"dtype", "float32"}, {"ref_dtype", "float32"},
-                                            {"n_over_tol", over_tolerance}}}}});
+                                            {"dtype", "float32"}, {"ref_dtype", "float32"}, {"numel", 4},
+                                            {"n_over_tol", over_tolerance}, {"nan", 0}, {"inf", 0},
+                                            {"ref_nan", 0}, {"ref_inf", 0}}}}});
     } else if (kind == "timing") {
       out.messages.push_back({{"type", "timing"}, {"who", "candidate"}, {"case", "c"},
-                              {"dtype", "float32"}, {"samples_ms", {1.0}}});
+                              {"dtype", "float32"}, {"seed", 1}, {"method", "wall_clock"},
+                              {"samples_ms", {1.0}}, {"l2_persisting_bytes", 0},
+                              {"timed_output_checks", 0}, {"timed_output_mismatches", 0}});
     }
     out.messages.push_back({{"type", "done"}});
     return out;
@@ -264,6 +272,39 @@ TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBefore
   wrong.over_tolerance = 1;
   evaluate_submission(wrong, task, RunSettings{}, dirs, &lease, &unused);
   EXPECT_TRUE(unused.kinds.empty());  // a wrong submission is not worth a memcheck run
+}
+
+}  // namespace
+}  // namespace keval
+
+namespace keval {
+namespace {
+
+TEST_F(EvaluatorTest, JudgePolicyExpectsTheChecksTheJobsWereAskedFor) {
+  Task task = tiny_task();
+  task.cases.push_back({"big", false, json{{"n", 1 << 20}}, {{"n", 1 << 20}}, {}});
+  RunSettings cuda;
+  cuda.device = "cuda";
+  JudgePolicy policy = judge_policy(task, cuda);
+  EXPECT_TRUE(policy.check_determinism);
+  EXPECT_TRUE(policy.profile_kernels);
+  EXPECT_EQ(policy.timed_cases, (std::vector<std::pair<std::string, std::string>>{{"big", "float32"}}));
+  task.require_kernel = false;  // the timing job is not asked to profile then
+  EXPECT_FALSE(judge_policy(task, cuda).profile_kernels);
+  RunSettings cpu;  // the interpreter: small cases timed, nothing profiled
+  policy = judge_policy(tiny_task(), cpu);
+  EXPECT_FALSE(policy.profile_kernels);
+  EXPECT_EQ(policy.timed_cases, (std::vector<std::pair<std::string, std::string>>{{"c", "float32"}}));
+}
+
+TEST_F(EvaluatorTest, CodeReachingTheRunnerGetsNoSanitizerOrTimingJob) {
+  DeviceLease lease;
+  FakeRunner runner(&lease), sanitizer(&lease);
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, &sanitizer,
+                                              nullptr, {{"sys._getframe", "frame walking", 3, true}});
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference"}));
+  EXPECT_TRUE(sanitizer.kinds.empty());
+  EXPECT_EQ(judge(facts, judge_policy(tiny_task(), RunSettings{})).verdict, Verdict::kTampering);
 }
 
 }  // namespace

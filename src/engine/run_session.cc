@@ -11,6 +11,7 @@
 #include "common/near_name.h"
 #include "engine/ceilings.h"
 #include "engine/device_probe.h"
+#include "engine/evaluation_key.h"
 #include "engine/evaluator.h"
 #include "engine/golden_record.h"
 #include "engine/record_context.h"
@@ -24,6 +25,7 @@
 #include "report/summary.h"
 #include "store/store.h"
 #include "submission/content_hash.h"
+#include "submission/file_text.h"
 #include "submission/static_scan.h"
 
 namespace keval {
@@ -157,11 +159,6 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   environment["sandbox"] = sandbox.describe();
   environment["min_own_share"] = settings.min_own_gpu_share;
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
-  // A stored verdict is reused only under the same policy (the default adds nothing: older
-  // stores keep their keys).
-  const std::string policy_key = settings.min_own_gpu_share == 0.5
-                                     ? ""
-                                     : "\nmin_own_share=" + std::to_string(settings.min_own_gpu_share);
   // A golden record replaces timing the goldens in this run; it must fit this environment.
   std::optional<GoldenRecord> recorded;
   std::string record_path = options.golden_from;
@@ -180,6 +177,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     settings.baselines.erase(settings.baselines.begin());
     environment["golden_record"] = record_path;
   }
+  EvaluationContext context{std::filesystem::weakly_canonical(std::filesystem::absolute(suite.dir())).string(),
+                            gpu_name, options.sanitize, ""};
+  if (recorded) context.golden_record = sha256_hex(read_file_text(record_path));
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});
 
@@ -203,8 +203,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       continue;
     }
     if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
-    keys[i] = sha256_hex(s.hash + "\n" + std::to_string(task->version) + "\n" + settings.device +
-                         "\n" + gpu_name + policy_key);
+    keys[i] = evaluation_key(s.hash, *task, settings, context);
     if (auto stored = store.find_result(keys[i])) {
       results[i] = std::move(*stored);
       results[i]->id = s.id;  // the stored result may come from a line with another id
@@ -334,12 +333,14 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
     // expose an entry); it runs in the submission's module, so its kernels stay "own".
     std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
+    const StaticScan scan = scan_python_source(s.code, task.entry);
     EvaluationFacts facts;
     {
       EvaluationLimit& limit = limits.at(runner.gpu());
       EvaluationPlace place(limit);
       facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
-                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit);
+                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit,
+                                  scan.harness_reach());
     }
     SubmissionResult result;
     result.id = s.id;
@@ -349,7 +350,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.origin = s.origin;
     result.hash = s.hash;
     result.judgement = judge(facts, judge_policy(task, settings));
-    result.static_flags = scan_python_source(s.code, task.entry).flags;
+    result.static_flags = scan.flags;
     result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
     std::lock_guard<std::mutex> lock(mutex);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "judge/judge.h"
+#include "judge/judge_test_facts.h"
 
 namespace keval {
 namespace {
@@ -54,22 +55,7 @@ class LoggingRunner : public JobRunner {
 };
 
 EvaluationFacts passing_facts() {
-  EvaluationFacts facts;
-  facts.candidate.done = true;
-  facts.candidate.exit_code = 0;
-  facts.candidate.messages = {{{"type", "call"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1}, {"ok", true},
-                               {"kernels", {"k"}}, {"inputs_mutated", false}},
-                              {{"type", "done"}}};
-  JobOutcome reference;
-  reference.done = true;
-  reference.exit_code = 0;
-  reference.messages = {{{"type", "compare"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1}, {"n_outputs", 1},
-                         {"ref_n_outputs", 1},
-                         {"outputs", {{{"index", 0}, {"shape", {4}}, {"ref_shape", {4}}, {"dtype", "float32"},
-                                       {"ref_dtype", "float32"}, {"n_over_tol", 0}}}}},
-                        {{"type", "done"}}};
-  facts.reference = reference;
-  return facts;
+  return test_facts::facts_with({test_facts::output({37}, "float32", 0)});
 }
 
 class SanitizedRunnerTest : public ::testing::Test {

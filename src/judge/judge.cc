@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <sstream>
 
+#include "judge/expected_messages.h"
+#include "judge/fact_integrity.h"
+#include "judge/required_facts.h"
+
 namespace keval {
 namespace {
 
 using nlohmann::json;
 
-// A number field, or `fallback` when it is missing or null (the runner sends null for
-// figures it could not measure).
+// A number field, or `fallback` when it is missing or null. Every fact a verdict turns on is
+// checked present and typed first (required_facts.h): the fallback only serves figures that
+// are null when not measured and the text of reasons.
 double num(const json& fact, const char* key, double fallback) {
   auto found = fact.find(key);
   return found != fact.end() && found->is_number() ? found->get<double>() : fallback;
@@ -20,14 +25,8 @@ long long count(const json& fact, const char* key) {
 }
 
 std::string where(const json& fact) {
-  std::string out;
-  if (fact.contains("case") && fact["case"].is_string()) {
-    out = "case " + fact["case"].get<std::string>();
-    if (fact.contains("dtype") && fact["dtype"].is_string()) out += " " + fact["dtype"].get<std::string>();
-    if (fact.contains("seed") && fact["seed"].is_number()) out += " seed " + std::to_string(fact["seed"].get<long long>());
-    out += ": ";
-  }
-  return out;
+  const std::string at = measured_where(fact);
+  return at.empty() ? at : at + ": ";
 }
 
 std::string error_text(const json& error) {
@@ -129,12 +128,12 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                                            " (during " + t->value("stage", "?") + ")"}};
   }
   for (const json* call : job.of_type("call")) {
-    json foreign = call->value("foreign_output_types", json::array());
+    const json& foreign = (*call)["foreign_output_types"];
     if (!foreign.empty()) {
       return Judgement{Verdict::kTampering, {where(*call) + "outputs must be plain torch.Tensor, got " +
                                              names_text(foreign)}};
     }
-    json guards = call->value("guard_violations", json::array());
+    const json& guards = (*call)["guard_violations"];
     if (!guards.empty()) {
       return Judgement{Verdict::kOutOfBounds, {where(*call) + "wrote outside the bounds of input(s) " +
                                                names_text(guards) + " (guard bands changed)"}};
@@ -182,7 +181,9 @@ std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy
     }
   }
   for (const json* profile : job.of_type("kernel_profile")) {
-    double share = num(*profile, "own_share", 1.0);
+    // null: the call took no device time at all, so no share of it went elsewhere
+    if ((*profile)["own_share"].is_null()) continue;
+    const double share = (*profile)["own_share"].get<double>();
     if (share < policy.min_own_gpu_share) {
       std::string top;
       for (const auto& kernel : profile->value("kernels", json::array())) {
@@ -239,15 +240,15 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   bool any_kernel = false;
   std::string other;
   for (const json* call : calls) {
-    if (!policy.inplace && call->value("inputs_mutated", false)) {
+    if (!policy.inplace && (*call)["inputs_mutated"].get<bool>()) {
       return Judgement{Verdict::kInputMutated,
                        {where(*call) + "the call changed its inputs (the task does not allow it)"}};
     }
-    if (!policy.inplace && call->value("output_is_input", false)) {
+    if (!policy.inplace && (*call)["output_is_input"].get<bool>()) {
       return Judgement{Verdict::kTampering, {where(*call) + "an output aliases an input tensor"}};
     }
-    if (call->contains("kernels") && !(*call)["kernels"].empty()) any_kernel = true;
-    if (call->contains("other_kernels") && !(*call)["other_kernels"].empty() && other.empty()) {
+    if (!(*call)["kernels"].empty()) any_kernel = true;
+    if (!(*call)["other_kernels"].empty() && other.empty()) {
       other = (*call)["other_kernels"].dump();
     }
   }
@@ -320,18 +321,28 @@ std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePoli
     return Judgement{Verdict::kCrash, {"the timing job ended (" + exit_text(job) +
                                        ") before reporting every result"}};
   }
+  // Every failure it could report was judged above: a case with neither a time nor an error,
+  // or a timed case without its profile, had its message suppressed.
+  if (auto gap = missing_timing(job, policy.timed_cases)) return Judgement{Verdict::kTampering, {*gap}};
+  if (policy.profile_kernels) {
+    if (auto gap = missing_kernel_profile(job)) return Judgement{Verdict::kTampering, {*gap}};
+  }
   return judge_fallback(job, policy);
 }
 
 // --sanitize: memcheck's errors are out-of-bounds (or freed, misaligned) accesses; a job whose
 // log holds no summary means the tool never ran, which must not read as a clean check.
 std::optional<Judgement> judge_memcheck(const JobOutcome& job) {
+  if (job.of_type("memcheck").empty()) {
+    return Judgement{Verdict::kCrash, {"harness: the compute-sanitizer job has no memcheck report (" +
+                                       exit_text(job) + ")"}};
+  }
   for (const json* report : job.of_type("memcheck")) {
-    if (!report->value("summary_found", false)) {
+    if (!(*report)["summary_found"].get<bool>()) {
       return Judgement{Verdict::kCrash, {"harness: compute-sanitizer wrote no error summary (" +
                                          exit_text(job) + "; log " + report->value("log", "?") + ")"}};
     }
-    long long errors = report->value("errors", 0LL);
+    const long long errors = (*report)["errors"].get<long long>();
     if (errors > 0) {
       std::string first = names_text(report->value("first_errors", json::array()));
       return Judgement{Verdict::kOutOfBounds, {"compute-sanitizer memcheck found " + std::to_string(errors) +
@@ -373,6 +384,8 @@ bool differs_only_where_reference_undefined(const json& check, const std::vector
 }  // namespace
 
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
+  if (auto reach = judge_harness_reach(facts.harness_reach)) return *reach;
+  if (auto malformed = judge_malformed_facts(facts)) return *malformed;
   if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
   if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
   const JobOutcome& reference = *facts.reference;
@@ -381,13 +394,24 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
     for (const json* error : reference.of_type("error")) reason += "; " + error_text(*error);
     return {Verdict::kCrash, {reason}};
   }
+  if (auto gap = missing_comparison(facts.candidate, reference)) {
+    std::string reason = "harness: " + *gap;
+    for (const json* error : reference.of_type("error")) {
+      reason += "; " + error_text(*error);
+      break;
+    }
+    return {Verdict::kCrash, {reason}};
+  }
   Findings findings;
   auto compares = reference.of_type("compare");
   for (const json* compare : compares) judge_outputs(*compare, findings);
   if (findings.any()) return findings.result();
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
+  if (policy.check_determinism) {
+    if (auto gap = missing_determinism(facts.candidate)) return {Verdict::kTampering, {*gap}};
+  }
   for (const json* check : facts.candidate.of_type("determinism")) {
-    if (!check->value("same", true) && !differs_only_where_reference_undefined(*check, compares)) {
+    if (!(*check)["same"].get<bool>() && !differs_only_where_reference_undefined(*check, compares)) {
       return {Verdict::kNondeterministic,
               {where(*check) + "two runs on the same inputs differ (max abs diff " +
                number((*check)["max_abs_diff"]) + ")"}};

@@ -1,5 +1,11 @@
 #pragma once
 // The verdict policy: turns raw facts into pass or exactly one failure class, with reasons.
+// It fails closed: a fact the verdict reads that is missing or mistyped, or a check the runner
+// was asked for that left no message, never reads as the harmless value.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "judge/evaluation_facts.h"
 #include "judge/verdict.h"
 
@@ -14,6 +20,11 @@ struct JudgePolicy {
   // synchronize well above the event time: flagged when host > ratio * event + slack.
   double host_event_ratio = 1.5;
   double host_event_slack_ms = 0.05;
+  // The checks the jobs were asked to make, whose messages must therefore be there:
+  bool check_determinism = true;  // the candidate job re-runs each case's first call
+  bool profile_kernels = false;   // the timing job profiles each case it timed (CUDA)
+  // (case, dtype) the timing job times the submission on, when it runs
+  std::vector<std::pair<std::string, std::string>> timed_cases;
 };
 
 Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy);

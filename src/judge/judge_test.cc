@@ -2,41 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "judge/judge_test_facts.h"
+
 namespace keval {
 namespace {
 
 using nlohmann::json;
-
-JobOutcome finished(std::vector<json> messages) {
-  JobOutcome job;
-  job.messages = std::move(messages);
-  job.messages.push_back({{"type", "done"}});
-  job.done = true;
-  job.exit_code = 0;
-  return job;
-}
-
-json call(bool mutated = false, std::vector<std::string> kernels = {"add_kernel"}) {
-  return {{"type", "call"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7}, {"ok", true},
-          {"kernels", kernels}, {"other_kernels", json::array()}, {"inputs_mutated", mutated},
-          {"output_is_input", false}};
-}
-
-json output(json shape, std::string dtype, long long over, long long nan = 0) {
-  return {{"index", 0}, {"shape", shape}, {"ref_shape", {37}}, {"dtype", dtype},
-          {"ref_dtype", "float32"}, {"numel", 37}, {"max_abs_err", 0.5}, {"max_rel_err", 0.1},
-          {"n_over_tol", over}, {"nan", nan}, {"inf", 0}, {"ref_nan", 0}, {"ref_inf", 0}};
-}
-
-json compare(std::vector<json> outputs) {
-  return {{"type", "compare"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7},
-          {"missing", false}, {"n_outputs", outputs.size()}, {"ref_n_outputs", 1},
-          {"outputs", outputs}};
-}
-
-EvaluationFacts facts_with(std::vector<json> outputs) {
-  return {finished({call()}), finished({compare(std::move(outputs))})};
-}
+using namespace test_facts;
 
 Verdict verdict_of(const EvaluationFacts& facts, bool inplace = false) {
   return judge(facts, JudgePolicy{inplace}).verdict;
@@ -109,8 +81,7 @@ TEST(JudgeTest, CrashReasonCarriesTheFirstErrorTheProcessReported) {
 }
 
 TEST(JudgeTest, ARerunThatDiffersOnlyWhereTheReferenceIsUndefinedIsNotNondeterminism) {
-  json differs = {{"type", "determinism"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7},
-                  {"same", false}, {"max_abs_diff", 3.0}};
+  json differs = determinism(false);
   json checked = compare({output({37}, "float32", 0)});
   checked["rerun_differs_where_defined"] = false;
   EXPECT_EQ(verdict_of({finished({call(), differs}), finished({checked})}), Verdict::kPass);
@@ -128,7 +99,7 @@ TEST(JudgeTest, KilledAtDeadlineIsTimeout) {
 }
 
 TEST(JudgeTest, MutatedInputsFailUnlessTaskIsInplace) {
-  EvaluationFacts facts{finished({call(true)}), finished({compare({output({37}, "float32", 0)})})};
+  EvaluationFacts facts{finished({call(true), determinism()}), finished({compare({output({37}, "float32", 0)})})};
   EXPECT_EQ(verdict_of(facts), Verdict::kInputMutated);
   EXPECT_EQ(verdict_of(facts, /*inplace=*/true), Verdict::kPass);
 }
@@ -139,9 +110,7 @@ TEST(JudgeTest, NoOwnKernelIsNoKernel) {
 }
 
 TEST(JudgeTest, DifferentRepeatsAreNondeterministic) {
-  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
-  json check = {{"type", "determinism"}, {"same", false}, {"max_abs_diff", 0.2}};
-  facts.candidate.messages.insert(facts.candidate.messages.begin(), check);
+  EvaluationFacts facts{finished({call(), determinism(false)}), finished({compare({output({37}, "float32", 0)})})};
   EXPECT_EQ(verdict_of(facts), Verdict::kNondeterministic);
 }
 
@@ -170,58 +139,55 @@ TEST(JudgeIntegrityTest, PatchedFunctionIsTampering) {
 TEST(JudgeIntegrityTest, GuardBandWriteIsOutOfBounds) {
   json c = call();
   c["guard_violations"] = {0};
-  EvaluationFacts facts{finished({c}), finished({compare({output({37}, "float32", 0)})})};
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
   EXPECT_EQ(verdict_of(facts), Verdict::kOutOfBounds);
 }
 
 TEST(JudgeIntegrityTest, TensorSubclassOutputIsTampering) {
   json c = call();
   c["foreign_output_types"] = {"LazyTensor"};
-  EvaluationFacts facts{finished({c}), finished({compare({output({37}, "float32", 0)})})};
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
   EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
 }
 
 TEST(JudgeIntegrityTest, ReplayedTimedOutputsAreTampering) {
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
-  facts.candidate.messages.insert(facts.candidate.messages.begin(),
-                                  json{{"type", "timing"}, {"case", "odd"}, {"dtype", "float32"},
-                                       {"method", "wall_clock"}, {"samples_ms", {1.0, 1.0}},
-                                       {"timed_output_checks", 5}, {"timed_output_mismatches", 2}});
-  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+  json replayed = timing();
+  replayed["timed_output_mismatches"] = 2;
+  facts.timing = finished({replayed});
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kTampering);
+  EXPECT_NE(j.reasons[0].find("2 of 5 timed calls"), std::string::npos) << j.reasons[0];
 }
 
 TEST(JudgeIntegrityTest, SideStreamWorkShowsAsHostEventGap) {
-  json timing = {{"type", "timing"}, {"case", "odd"}, {"dtype", "float32"},
-                 {"method", "cuda_event_cold_l2"}, {"samples_ms", {0.01, 0.01, 0.01}},
-                 {"host_samples_ms", {1.2, 1.1, 1.3}}};
+  json sample = timing("candidate", "cuda_event_cold_l2");
+  sample["samples_ms"] = {0.01, 0.01, 0.01};
+  sample["host_samples_ms"] = {1.2, 1.1, 1.3};
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
-  facts.candidate.messages.insert(facts.candidate.messages.begin(), timing);
+  facts.timing = finished({sample});
   EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
-  timing["host_samples_ms"] = {0.03, 0.04, 0.03};  // launch overhead only: fine
-  facts = facts_with({output({37}, "float32", 0)});
-  facts.candidate.messages.insert(facts.candidate.messages.begin(), timing);
+  sample["host_samples_ms"] = {0.03, 0.04, 0.03};  // launch overhead only: fine
+  facts.timing = finished({sample});
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
 TEST(JudgeIntegrityTest, SettingL2AsideForPersistingLinesIsTampering) {
-  json timing = {{"type", "timing"}, {"who", "candidate"}, {"case", "odd"}, {"dtype", "float32"},
-                 {"method", "cuda_event_cold_l2"}, {"samples_ms", {0.01, 0.01}}, {"l2_persisting_bytes", 0}};
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
-  facts.timing = finished({timing});
+  facts.timing = finished({timing("candidate", "cuda_event_cold_l2")});
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
   (*facts.timing).messages[0]["l2_persisting_bytes"] = 4 << 20;
   Judgement j = judge(facts, {});
   EXPECT_EQ(j.verdict, Verdict::kTampering);
   EXPECT_NE(j.reasons[0].find("persisting"), std::string::npos);
-  (*facts.timing).messages[0]["who"] = "golden";  // a baseline's figure is never the submission's
+  facts.timing = finished({timing("golden", "cuda_event_cold_l2")});  // a baseline's figure is never the submission's
+  facts.timing->messages[0]["l2_persisting_bytes"] = 4 << 20;
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
 TEST(JudgeIntegrityTest, TorchDoingTheWorkIsLibraryFallback) {
-  json profile = {{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"},
-                  {"own_share", 0.1},
-                  {"kernels", {{{"name", "add_kernel"}, {"own", true}, {"time_us", 1}},
-                               {{"name", "ampere_sgemm"}, {"own", false}, {"time_us", 9}}}}};
+  json profile = kernel_profile(0.1, {{{"name", "add_kernel"}, {"own", true}, {"time_us", 1}},
+                                      {{"name", "ampere_sgemm"}, {"own", false}, {"time_us", 9}}});
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
   facts.candidate.messages.insert(facts.candidate.messages.begin(), profile);
   Judgement j = judge(facts, {});
@@ -246,9 +212,7 @@ TEST(JudgeIntegrityTest, OutputsUnchangedWithOwnKernelsSuppressedIsLibraryFallba
 TEST(JudgeIntegrityTest, LibraryKernelsPassWhereAnyCodeMayDoTheWork) {
   // KernelBench's any-code tasks: cuBLAS doing the work is allowed, in the timing job too
   // (where the H200 first showed library_fallback for KernelBench references)
-  json profile = {{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"},
-                  {"own_share", 0.0},
-                  {"kernels", {{{"name", "sm90_xmma_gemm"}, {"own", false}, {"time_us", 9}}}}};
+  json profile = kernel_profile(0.0, {{{"name", "sm90_xmma_gemm"}, {"own", false}, {"time_us", 9}}});
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
   JobOutcome timing = finished({profile});
   facts.timing = timing;
@@ -263,19 +227,20 @@ namespace keval {
 namespace {
 
 TEST(JudgeRobustnessTest, NullProfileShareIsNotFatal) {
-  json profile = {{"type", "kernel_profile"}, {"own_share", nullptr}, {"kernels", json::array()}};
+  json profile = kernel_profile(nullptr);
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
   facts.candidate.messages.insert(facts.candidate.messages.begin(), profile);
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
-TEST(JudgeRobustnessTest, MalformedFactIsAHarnessCrashNotAnException) {
+TEST(JudgeRobustnessTest, MistypedFactIsTamperingNamingTheFactNotAnException) {
   json bad = call();
   bad["inputs_mutated"] = "yes";
-  EvaluationFacts facts{finished({bad}), finished({compare({output({37}, "float32", 0)})})};
+  EvaluationFacts facts{finished({bad, determinism()}), finished({compare({output({37}, "float32", 0)})})};
   Judgement j = judge(facts, {});
-  EXPECT_EQ(j.verdict, Verdict::kCrash);
-  EXPECT_NE(j.reasons[0].find("malformed"), std::string::npos);
+  EXPECT_EQ(j.verdict, Verdict::kTampering);
+  EXPECT_NE(j.reasons[0].find("fact 'inputs_mutated' of call message for case odd float32 seed 7 is string"),
+            std::string::npos) << j.reasons[0];
 }
 
 TEST(JudgeRobustnessTest, GuardViolationOutranksTheCrashItCaused) {

@@ -6,39 +6,12 @@
 
 namespace keval {
 
-std::string code_only(std::string_view code) {
-  std::string out(code);
-  size_t i = 0;
-  while (i < out.size()) {
-    char c = out[i];
-    if (c == '#') {
-      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
-      continue;
-    }
-    if (c != '"' && c != '\'') {
-      ++i;
-      continue;
-    }
-    const bool triple = out.compare(i, 3, std::string(3, c)) == 0;
-    const std::string quote = triple ? std::string(3, c) : std::string(1, c);
-    i += quote.size();
-    while (i < out.size()) {
-      if (out[i] == '\\' && i + 1 < out.size()) {
-        out[i] = ' ';
-        if (out[i + 1] != '\n') out[i + 1] = ' ';
-        i += 2;
-        continue;
-      }
-      if (out.compare(i, quote.size(), quote) == 0) {
-        i += quote.size();
-        break;
-      }
-      if (out[i] == '\n' && !triple) break;  // an unterminated one-line string
-      if (out[i] != '\n') out[i] = ' ';
-      ++i;
-    }
+std::vector<IntrospectionUse> StaticScan::harness_reach() const {
+  std::vector<IntrospectionUse> reach;
+  for (const auto& use : introspection) {
+    if (use.reaches_harness) reach.push_back(use);
   }
-  return out;
+  return reach;
 }
 
 StaticScan scan_python_source(std::string_view code, const std::string& entry) {
@@ -53,7 +26,6 @@ StaticScan scan_python_source(std::string_view code, const std::string& entry) {
     std::string flag;
   };
   static const std::vector<Pattern> kPatterns = {
-      {std::regex(R"(\b(?:import|from)\s+ctypes\b)"), "imports ctypes"},
       {std::regex(R"(\b(?:import|from)\s+subprocess\b)"), "imports subprocess"},
       {std::regex(R"(\b(?:import|from)\s+socket\b)"), "imports socket"},
       {std::regex(R"(\b(?:import|from)\s+(?:multiprocessing|threading)\b)"), "starts threads or processes"},
@@ -84,6 +56,10 @@ StaticScan scan_python_source(std::string_view code, const std::string& entry) {
       const std::string& subject = pattern.flag == "opens files for writing" ? original : line;
       if (std::regex_search(subject, pattern.regex)) flags.insert(pattern.flag);
     }
+  }
+  scan.introspection = find_introspection(code);
+  for (const IntrospectionUse& use : scan.introspection) {
+    flags.insert((use.reaches_harness ? "reaches keval's runner: " : "introspection: ") + use.describe());
   }
   if (!scan.has_triton_jit) flags.insert("defines no @triton.jit kernel");
   if (!scan.defines_entry && !scan.defines_kernel_function) {

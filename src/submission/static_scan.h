@@ -1,9 +1,13 @@
 #pragma once
 // Fast static look at a submission's Python source, before any process starts. Flags inform
-// the reader (they go into results as `static_flags`); runtime checks decide the verdict.
+// the reader (they go into results as `static_flags`); runtime checks decide the verdict,
+// except for introspection that reaches keval's runner (harness_introspection.h).
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "submission/harness_introspection.h"
+#include "submission/python_text.h"
 
 namespace keval {
 
@@ -13,12 +17,12 @@ struct StaticScan {
   bool has_triton_jit = false;           // some @triton.jit / @jit decorator
   std::vector<std::string> top_level_names;
   std::vector<std::string> flags;        // suspicious constructs, one short sentence each
+  std::vector<IntrospectionUse> introspection;  // frames, gc, keval's modules, sys.modules, ctypes
+
+  // The uses that decide `tampering`.
+  std::vector<IntrospectionUse> harness_reach() const;
 };
 
 StaticScan scan_python_source(std::string_view code, const std::string& entry);
-
-// The source with comments and string contents blanked out (line structure kept), so that
-// patterns only match code. Unterminated strings run to the end.
-std::string code_only(std::string_view code);
 
 }  // namespace keval

@@ -1,7 +1,7 @@
 # task: relu
-# expect: pass
+# expect: tampering
 # device: both
-# why: tries to drop a module into the runner's own package folder (to shadow its comparison), ignores failure
+# why: looks the runner's package up in sys.modules by name (keval_runner: tampering by the static scan) and tries to drop a module into its folder (to shadow its comparison), ignores failure
 import os
 import sys
 

@@ -1,7 +1,7 @@
 # task: relu
-# expect: pass
+# expect: tampering
 # device: both
-# why: tries to create a file in the task's suite folder (next to reference.py), ignores failure
+# why: looks the task's reference module up in sys.modules by name (keval_task_reference: tampering by the static scan) and tries to create a file in its folder (next to reference.py), ignores failure
 import os
 import sys
 

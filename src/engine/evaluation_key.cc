@@ -1,0 +1,41 @@
+#include "engine/evaluation_key.h"
+
+#include "engine/job_plan.h"
+#include "submission/content_hash.h"
+
+namespace keval {
+
+std::string evaluation_key(const std::string& submission_hash, const Task& task,
+                           const RunSettings& settings, const EvaluationContext& context) {
+  // The planned cases without their seeds (fresh each run): names, shapes and tolerances.
+  nlohmann::json cases = nlohmann::json::array();
+  for (nlohmann::json planned : plan_cases(task, settings, settings.seeds_per_case)) {
+    planned.erase("seeds");
+    cases.push_back(std::move(planned));
+  }
+  const nlohmann::json key = {
+      {"key_version", 2},
+      {"submission", submission_hash},
+      {"suite", context.suite},
+      {"task", task.name},
+      {"task_version", task.version},
+      {"inplace", task.inplace},
+      {"require_kernel", task.require_kernel},
+      {"cases", cases},
+      {"device", settings.device},
+      {"gpu", context.gpu},
+      {"seeds_per_case", settings.seeds_per_case},
+      {"check_determinism", settings.check_determinism},
+      {"timing", settings.timing.to_json()},
+      {"checks", settings.checks.to_json(settings.device)},
+      {"baselines", settings.baselines},
+      {"time_largest_case_only", settings.time_largest_case_only},
+      {"min_own_share", settings.min_own_gpu_share},
+      {"timeout_s", settings.timeout.count()},
+      {"sanitize", context.sanitize},
+      {"golden_record", context.golden_record},
+  };
+  return sha256_hex(key.dump());  // object keys are sorted: one setting, one text
+}
+
+}  // namespace keval

@@ -1,0 +1,25 @@
+#pragma once
+// The evaluation key: resuming into an existing --out reuses a stored result only when it was
+// made from the same code under everything its verdict and times depend on.
+#include <string>
+
+#include "engine/run_settings.h"
+#include "suite/task.h"
+
+namespace keval {
+
+// What a result depends on beyond the code, the task and the run's settings.
+struct EvaluationContext {
+  std::string suite;          // the suite's folder, canonical: tasks of one name in two suites differ
+  std::string gpu;            // the GPU's name ("" on the CPU)
+  bool sanitize = false;      // --sanitize: memcheck can fail a submission that passed
+  std::string golden_record;  // SHA-256 of the golden record timed against ("" = goldens timed in the run)
+};
+
+// SHA-256 over the submission's content hash, the suite, the task's name and version, the
+// tolerances and shapes of its planned cases, and every setting of `settings` but the run's
+// random seed base.
+std::string evaluation_key(const std::string& submission_hash, const Task& task,
+                           const RunSettings& settings, const EvaluationContext& context);
+
+}  // namespace keval

@@ -1,0 +1,20 @@
+#pragma once
+// Whether the facts can be judged from at all, decided before any verdict is read from them.
+#include <optional>
+#include <vector>
+
+#include "judge/evaluation_facts.h"
+#include "judge/verdict.h"
+
+namespace keval {
+
+// `tampering` when the submission's text reaches the runner's own objects (frames, gc walks,
+// keval's modules): whatever it changed there, the job's facts can no longer be trusted.
+std::optional<Judgement> judge_harness_reach(const std::vector<IntrospectionUse>& reach);
+
+// A fact the verdict reads that is missing or mistyped (required_facts.h): `tampering` in the
+// candidate's, timing or sanitizer job, whose processes ran the submission; a harness `crash`
+// in the reference job, which never loads it.
+std::optional<Judgement> judge_malformed_facts(const EvaluationFacts& facts);
+
+}  // namespace keval
