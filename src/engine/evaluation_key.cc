@@ -1,7 +1,11 @@
 #include "engine/evaluation_key.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "engine/job_plan.h"
 #include "submission/content_hash.h"
+#include "submission/file_text.h"
 
 namespace keval {
 
@@ -34,8 +38,25 @@ std::string evaluation_key(const std::string& submission_hash, const Task& task,
       {"timeout_s", settings.timeout.count()},
       {"sanitize", context.sanitize},
       {"golden_record", context.golden_record},
+      {"runner", context.runner},
   };
   return sha256_hex(key.dump());  // object keys are sorted: one setting, one text
+}
+
+std::string runner_code_hash(const std::filesystem::path& runner_dir) {
+  const auto package = runner_dir / "keval_runner";
+  std::error_code error;
+  if (!std::filesystem::is_directory(package, error)) return "";
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(package, error)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".py") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& file : files) {
+    all += std::filesystem::relative(file, runner_dir).string() + "\n" + read_file_text(file) + "\n";
+  }
+  return sha256_hex(all);
 }
 
 }  // namespace keval

@@ -1,6 +1,7 @@
 #pragma once
 // The evaluation key: resuming into an existing --out reuses a stored result only when it was
 // made from the same code under everything its verdict and times depend on.
+#include <filesystem>
 #include <string>
 
 #include "engine/run_settings.h"
@@ -14,7 +15,12 @@ struct EvaluationContext {
   std::string gpu;            // the GPU's name ("" on the CPU)
   bool sanitize = false;      // --sanitize: memcheck can fail a submission that passed
   std::string golden_record;  // SHA-256 of the golden record timed against ("" = goldens timed in the run)
+  std::string runner;         // runner_code_hash: the runner measures, so its code is a setting too
 };
+
+// SHA-256 over the path and content of every .py file of the keval_runner package in
+// runner_dir, in path order ("" when there is none).
+std::string runner_code_hash(const std::filesystem::path& runner_dir);
 
 // SHA-256 over the submission's content hash, the suite, the task's name and version, the
 // tolerances and shapes of its planned cases, and every setting of `settings` but the run's

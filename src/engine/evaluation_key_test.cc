@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <unistd.h>
 
 namespace keval {
 namespace {
@@ -54,10 +57,31 @@ TEST(EvaluationKeyTest, EverySettingAResultDependsOnChangesTheKey) {
       {"float16 tolerance", [](Task& t, RunSettings&, EvaluationContext&) { t.tolerance["float16"].atol = 1e-2; }},
       {"case shape", [](Task& t, RunSettings&, EvaluationContext&) { t.cases[0].params["n"] = 5; }},
       {"inplace", [](Task& t, RunSettings&, EvaluationContext&) { t.inplace = true; }},
+      {"runner code", [](Task&, RunSettings&, EvaluationContext& c) { c.runner = "beef"; }},
   };
   for (const auto& [name, change] : changes) EXPECT_NE(key_of(change), plain) << name;
   EXPECT_NE(evaluation_key("abd", two_dtype_task(), RunSettings{}, kContext),
             evaluation_key("abc", two_dtype_task(), RunSettings{}, kContext));
+}
+
+TEST(EvaluationKeyTest, RunnerCodeHashFollowsEveryPythonFileOfThePackage) {
+  const auto root = std::filesystem::temp_directory_path() / ("keval-runner-hash-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "keval_runner" / "adapters");
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(root / "keval_runner" / name) << text;
+  };
+  write("guest.py", "a = 1\n");
+  write("adapters/peer.py", "b = 2\n");
+  write("notes.txt", "not code\n");
+  const std::string first = runner_code_hash(root);
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_EQ(runner_code_hash(root), first);
+  write("notes.txt", "still not code\n");
+  EXPECT_EQ(runner_code_hash(root), first);
+  write("adapters/peer.py", "b = 3\n");
+  EXPECT_NE(runner_code_hash(root), first);
+  EXPECT_EQ(runner_code_hash(root / "missing"), "");
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

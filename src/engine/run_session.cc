@@ -178,7 +178,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     environment["golden_record"] = record_path;
   }
   EvaluationContext context{std::filesystem::weakly_canonical(std::filesystem::absolute(suite.dir())).string(),
-                            gpu_name, options.sanitize, ""};
+                            gpu_name, options.sanitize, "", runner_code_hash(find_runner_dir())};
   if (recorded) context.golden_record = sha256_hex(read_file_text(record_path));
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});

@@ -1,5 +1,5 @@
 # task: vector_add
-# expect: mismatch|nan_mismatch
+# expect: mismatch
 # device: both
 # why: its kernel adds 1 to the first seed's result of each case; a helper process it started at import (same uid) overwrites the saved wrong outputs with the right values at each later call
 import os
