@@ -18,6 +18,11 @@ from .checks import map_tensors
 from .device_sharing import DeviceBuffer, HostBuffer
 
 MAX_OUTPUTS = 64
+OUTPUT_ALIGN = 16  # each output starts at a multiple of this in the payload: a typed view needs it
+
+
+def _aligned(offset: int) -> int:
+    return -(-offset // OUTPUT_ALIGN) * OUTPUT_ALIGN
 
 
 class _Slot:
@@ -89,6 +94,7 @@ def outputs_from_payload(described, payload: bytearray) -> list:
         for size in item["shape"]:
             count *= size
         nbytes = count * torch.empty(0, dtype=dtype).element_size()
+        at = _aligned(at)
         if at + nbytes > len(payload):
             raise ValueError("outputs describe more bytes than were sent")
         outputs.append(raw[at: at + nbytes].view(dtype).reshape(item["shape"]) if nbytes else
@@ -153,11 +159,15 @@ def _refill(template, fill) -> tuple:
 
 def output_payload(outputs: list) -> tuple:
     """(descriptions, chunks) of plain CPU tensors for Channel.send."""
-    described, chunks = [], []
+    described, chunks, at = [], [], 0
     for t in outputs:
         t = t.contiguous()
         described.append({"dtype": _dtype_name(t.dtype), "shape": list(t.shape)})
         if t.numel():
+            if _aligned(at) > at:
+                chunks.append(bytes(_aligned(at) - at))
+                at = _aligned(at)
             chunks.append(t.view(-1).view(torch.uint8).numpy())
+            at += t.numel() * t.element_size()
     return described, chunks
 

@@ -502,3 +502,20 @@ def test_nothing_a_job_imports_later_rebinds_a_watched_library_name():
                             env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(kernel_tracking.__file__))})
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_outputs_of_mixed_element_sizes_come_back_from_the_guest_whole():
+    """fp8 values then float32 scales (fp8_per_token_quant): each output starts aligned in the
+    payload, or the float32 view of an odd offset fails."""
+    from keval_runner.shared_args import output_payload, outputs_from_payload
+
+    outputs = [torch.arange(37037, dtype=torch.float32).to(torch.float8_e4m3fn), torch.randn(37),
+               torch.randn(3, 5).to(torch.bfloat16), torch.empty(0), torch.tensor(5)]
+    described, chunks = output_payload(outputs)
+    payload = bytearray(b"".join(bytes(memoryview(c).cast("B")) for c in chunks))
+    back = outputs_from_payload(described, payload)
+    assert [t.dtype for t in back] == [t.dtype for t in outputs]
+    assert all(torch.equal(a.view(torch.uint8), b.view(torch.uint8)) if a.dtype == torch.float8_e4m3fn
+               else torch.equal(a, b) for a, b in zip(outputs, back))
+    with pytest.raises(ValueError):
+        outputs_from_payload(described, payload + b"x")  # bytes beyond the described outputs
