@@ -69,11 +69,14 @@ void write_status_report(std::ostream& out, const Suite& suite,
           << (found->judgement.reasons.empty() ? "" : found->judgement.reasons.front().substr(0, 80)) << " |\n";
       continue;
     }
+    // two decimals, or two significant digits below 0.1x (the CPU interpreter against eager
+    // PyTorch reads 0.0012x, which two decimals would show as 0.00x)
+    auto ratio = [](double x) { return x < 0.1 ? fmt("%.2gx", x) : fmt("%.2fx", x); };
     auto versus = [&](const std::string& baseline) -> std::string {
       auto b = c->baseline_ms.find(baseline);
-      if (baseline == found->baseline && c->ref_time_ms) return fmt("%.2fx", *c->ref_time_ms / *c->time_ms);
+      if (baseline == found->baseline && c->ref_time_ms) return ratio(*c->ref_time_ms / *c->time_ms);
       if (b == c->baseline_ms.end()) return "-";
-      return fmt("%.2fx", b->second / *c->time_ms);
+      return ratio(b->second / *c->time_ms);
     };
     if (c->efficiency) efficiencies.push_back(*c->efficiency);
     std::string note = task.notes;

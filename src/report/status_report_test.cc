@@ -30,5 +30,21 @@ TEST(StatusReport, ListsTheSuitesTasksWithoutAResultAndTheNoteOfItsSources) {
   EXPECT_EQ(text.find(", relu,"), std::string::npos);
 }
 
+TEST(StatusReport, SmallSpeedupsKeepTwoSignificantDigits) {
+  Suite suite = Suite::load(std::filesystem::path(KEVAL_SOURCE_DIR) / "suites" / "keval");
+  SubmissionResult relu;
+  relu.task = "relu";
+  relu.judgement.verdict = Verdict::kPass;
+  CaseResult c;
+  c.name = "large";
+  c.dtype = "float32";
+  c.time_ms = 32.0;  // the CPU interpreter
+  c.baseline_ms = {{"eager", 0.04}, {"compile", 64.0}};
+  relu.cases.push_back(c);
+  std::ostringstream out;
+  write_status_report(out, suite, {relu}, nlohmann::json::object(), "");
+  EXPECT_NE(out.str().find("| 0.0013x | 2.00x |"), std::string::npos) << out.str().substr(0, 2000);
+}
+
 }  // namespace
 }  // namespace keval
