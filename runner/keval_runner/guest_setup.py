@@ -8,6 +8,7 @@ folders it needs below them (its own, the submission's, the Python installation,
 package, the compile caches) are bound back.
 """
 
+import ast
 import os
 import sys
 
@@ -52,6 +53,20 @@ def hidden_paths(request: dict) -> list:
     return paths
 
 
+def glue_paths(task_dir: str) -> list:
+    """The files a peer adapter's glue loads (its submission_suffix.py, appended to every
+    submission of the task: KernelBench's ModelNew gets Model's weights, so the problem file and
+    the peer runtime must stay readable). Read from the task's file, never from the submission."""
+    try:
+        with open(os.path.join(task_dir, "submission_suffix.py")) as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and os.path.isabs(node.value)
+            and os.path.exists(node.value)]
+
+
 def guest_view(request: dict) -> dict:
     """The request as the guest's sandbox sees it."""
     view = dict(request)
@@ -60,6 +75,7 @@ def guest_view(request: dict) -> dict:
     view["task_dir"] = None
     view["baselines"] = None
     view["hidden_paths"] = hidden_paths(request)
+    view["readable_paths"] = glue_paths(request["task_dir"]) if request.get("task_dir") else []
     return view
 
 

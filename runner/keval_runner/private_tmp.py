@@ -87,5 +87,6 @@ def needed_paths(request: dict, settings: dict) -> list:
              os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the runner package's root
              *cache_dirs(settings), sys.prefix, sys.base_prefix]
     paths += [os.path.dirname(b.get("code_file") or "") for b in request.get("baselines") or []]
+    paths += list(request.get("readable_paths") or [])  # a peer's glue files, below a hidden folder
     paths += [p for p in sys.path if p]
     return [p for p in paths if p]
