@@ -75,7 +75,8 @@ def test_keval_verdicts_on_the_fixture(judged):
     got = {k: r["verdict"] for k, r in rows.items()}
     assert got == {"shift_triton": "pass", "shift_wrong": "mismatch", "shift_torch": "no_kernel",
                    "linear_triton": "pass", "shift_near": "pass", "shift_float_out": "wrong_dtype",
-                   "linear_patches_torch": "mismatch", "syntax_error": "compile_error",
+                   # it rebinds F.linear process-wide: the guest's snapshot of torch's names
+                   "linear_patches_torch": "tampering", "syntax_error": "compile_error",
                    "unknown_task": "bad_submission"}
 
 
