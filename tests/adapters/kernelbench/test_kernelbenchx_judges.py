@@ -47,7 +47,8 @@ def judged(env, shared):
 def test_keval_verdicts_on_the_fixture(judged):
     rows, _, _ = judged
     got = {k: r["verdict"] for k, r in rows.items()}
-    assert got == {"correct": "pass", "patches_torch_clamp": "mismatch", "right_at_seed_0_only": "mismatch",
+    # patches_torch_clamp rebinds torch.clamp process-wide: the guest's snapshot of torch's names
+    assert got == {"correct": "pass", "patches_torch_clamp": "tampering", "right_at_seed_0_only": "mismatch",
                    "named_as_its_function": "pass", "echoes_a_test": "pass", "syntax_error": "compile_error",
                    "unknown_task": "bad_submission"}
 
@@ -81,7 +82,8 @@ def test_report_counts(judged):
     assert report["exec"] == {"agree_pass": 1, "agree_fail": 1, "keval_fail_kernelbenchx_pass": 2,
                               "keval_pass_kernelbenchx_fail": 2}
     assert report["call"] == {"agree_pass": 3, "agree_fail": 1, "keval_pass_kernelbenchx_fail": 2}
-    assert report["by_verdict"]["mismatch"] == {"n": 2, "kernelbenchx_call_pass": 2, "kernelbenchx_exec_pass": 2}
+    assert report["by_verdict"]["mismatch"] == {"n": 1, "kernelbenchx_call_pass": 1, "kernelbenchx_exec_pass": 1}
+    assert report["by_verdict"]["tampering"] == {"n": 1, "kernelbenchx_call_pass": 1, "kernelbenchx_exec_pass": 1}
     assert "exec: agree 2 (pass 1, fail 1)" in stdout
 
 
