@@ -11,6 +11,7 @@ Judging is the controller's.
 """
 
 import os
+import sys
 
 import torch
 
@@ -120,7 +121,7 @@ class CandidateJob:
         except Exception as exc:  # e.g. out of memory: the guard bands go, the sharing cannot
             if guard_bytes == 0:
                 raise
-            print(f"keval_runner: no guard bands: {exc!r}", file=__import__("sys").stderr)
+            print(f"keval_runner: no guard bands: {exc!r}", file=sys.stderr)
             return SharedCall(args, 0)
 
     def guest_call(self, shared: SharedCall, where: dict, **options):
