@@ -18,7 +18,8 @@ Environment: KEVAL (binary, default build/keval), KEVAL_PYTHON (runner Python, p
 keval), KEVAL_HOSTILE_DEVICE (cpu|cuda, default cpu), KEVAL_HOSTILE_TIMING=0 (run with
 --no-timing: cases marked `needs: timing` are skipped), KEVAL_HOSTILE_CASES (comma-separated
 globs over case names, for working on a few cases), KEVAL_HOSTILE_KEEP=1 (keep the runs' folder,
-whose path is printed), KEVAL_HOSTILE_JOBS (worker slots, default 2; more on a GPU machine).
+whose path is printed), KEVAL_HOSTILE_JOBS (worker slots, default 2; more on a GPU machine), KEVAL_HOSTILE_RUNS_DIR (a
+fixed folder for the runs, kept, so that a run cut short resumes there).
 """
 import fnmatch
 import glob
@@ -218,7 +219,12 @@ def hostile():
     # pytest's tmp_path (mode 0700) would fail every job with a PermissionError. Under /var/tmp,
     # not /tmp: a job sees its own private /tmp, which would hide the other submissions'
     # folders for a reason that a real --out (outside /tmp) does not have.
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="keval-hostile-runs-", dir="/var/tmp"))
+    fixed = os.environ.get("KEVAL_HOSTILE_RUNS_DIR")  # a run cut short resumes there
+    if fixed:
+        tmp = pathlib.Path(fixed)
+        tmp.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix="keval-hostile-runs-", dir="/var/tmp"))
     tmp.chmod(0o755)
     print(f"hostile runs in {tmp}")
     for stale in stray_markers():  # left by an earlier, failed run: ours by name
@@ -242,7 +248,7 @@ def hostile():
         listener.close()
     yield {"runs": runs, "suite_before": suite_before, "sleepers_before": sleepers_before,
            "listener": listener}
-    if os.environ.get("KEVAL_HOSTILE_KEEP") != "1":
+    if os.environ.get("KEVAL_HOSTILE_KEEP") != "1" and not fixed:
         shutil.rmtree(tmp, ignore_errors=True)
 
 

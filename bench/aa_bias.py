@@ -1,0 +1,104 @@
+"""A/A: the baseline implementation submitted as the candidate and timed against itself.
+
+Any ratio away from 1.00x is bias or noise of the harness, never of the code. Prints the
+per-case ratios' distribution (median, p95 and worst of |ratio - 1|) and each task's median.
+
+    python bench/aa_bias.py --suite suites/keval --tasks 'vector_add,relu' --device cuda --out DIR
+    python bench/aa_bias.py --from DIR          # only read a finished run's results.jsonl
+
+A suite's goldens are submitted as `aa:<task>` with `--baseline golden`.
+"""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+
+
+def golden_submissions(suite: pathlib.Path, path: pathlib.Path) -> int:
+    """Writes every golden of the suite as a submission of its own task; returns how many."""
+    count = 0
+    with open(path, "w") as out:
+        for golden in sorted(suite.glob("*/golden.py")):
+            task = golden.parent.name
+            out.write(json.dumps({"task": task, "id": f"aa:{task}", "code": golden.read_text()}) + "\n")
+            count += 1
+    return count
+
+
+def ratios(results_path: pathlib.Path) -> dict:
+    """{task: [per-case ratio]} of the passing A/A submissions; ratio = candidate / baseline time."""
+    by_task = {}
+    for line in results_path.read_text().splitlines():
+        result = json.loads(line)
+        if result.get("verdict") != "pass":
+            print(f"  {result['id']}: {result['verdict']} (not counted)")
+            continue
+        for case in result.get("cases") or []:
+            if case.get("time_ms") and case.get("ref_time_ms"):
+                by_task.setdefault(result["task"], []).append(case["time_ms"] / case["ref_time_ms"])
+    return by_task
+
+
+def quantile(values: list, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(by_task: dict) -> dict:
+    every = [r for values in by_task.values() for r in values]
+    if not every:
+        print("no passing case was timed")
+        return {}
+    deviations = [abs(r - 1) for r in every]
+    summary = {"cases": len(every), "tasks": len(by_task), "median": statistics.median(every),
+               "p95_abs_dev": quantile(deviations, 0.95), "worst": max(every, key=lambda r: abs(r - 1))}
+    print(f"{'task':<28} {'cases':>5} {'median':>8} {'worst':>8}")
+    for task, values in sorted(by_task.items()):
+        worst = max(values, key=lambda r: abs(r - 1))
+        print(f"{task:<28} {len(values):>5} {statistics.median(values):>7.4f}x {worst:>7.4f}x")
+    print(f"overall: {summary['cases']} cases of {summary['tasks']} tasks, median {summary['median']:.4f}x, "
+          f"p95 |ratio-1| {summary['p95_abs_dev'] * 100:.2f}%, worst {summary['worst']:.4f}x")
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", help="suite folder whose goldens are submitted")
+    parser.add_argument("--tasks", help="task globs, comma-separated")
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--jobs", default="2")
+    parser.add_argument("--out", help="output folder of the A/A run")
+    parser.add_argument("--from", dest="source", help="read this finished run instead of running one")
+    args = parser.parse_args()
+    if args.source:
+        out = pathlib.Path(args.source)
+    else:
+        if not (args.suite and args.out):
+            parser.error("give --suite and --out, or --from")
+        out = pathlib.Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        submissions = out.parent / (out.name + "-submissions.jsonl")
+        golden_submissions(pathlib.Path(args.suite), submissions)
+        command = [KEVAL, "run", "--suite", args.suite, "--submissions", str(submissions), "--out", str(out),
+                   "--device", args.device, "--jobs", args.jobs, "--baseline", "golden", "--quiet"]
+        if args.tasks:
+            command += ["--tasks", args.tasks]
+        if subprocess.run(command).returncode != 0:
+            print(f"aa_bias: keval run into {out} failed", file=sys.stderr)
+            return 1
+    results = out / "results.jsonl"
+    if not results.exists():
+        print(f"aa_bias: {results}: no results", file=sys.stderr)
+        return 1
+    report(ratios(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
