@@ -79,6 +79,9 @@ def rewrite(source: str, knobs: list, values: list) -> str:
     return "".join(lines)
 
 
+RANDOM_DRAWS = 400
+
+
 def variants(source: str, count: int, seed: int) -> list:
     """Up to `count` distinct (label, code): the program as is, each knob alone over its choices,
     then seeded random combinations."""
@@ -89,7 +92,9 @@ def variants(source: str, count: int, seed: int) -> list:
         for choice in knob.choices():
             settings.append(tuple(base[:i]) + (choice,) + tuple(base[i + 1:]))
     rng = random.Random(seed)
-    for _ in range(count * 4):
+    # a fixed number of draws (for up to 100 variants): the first N variants are the same for
+    # every count >= N, so a smaller sweep with the same seed re-times a larger one's programs
+    for _ in range(max(RANDOM_DRAWS, count * 4)):
         settings.append(tuple(rng.choice(k.choices()) for k in knobs))
     rest = settings[1:]
     rng.shuffle(rest)  # single-knob moves and combinations mixed: a small budget sees both

@@ -95,11 +95,14 @@ def dispatch(request: dict, writer: MessageWriter, capabilities=None, guest=None
     elif kind == "timing":
         from .timing_job import TimingJob
         TimingJob(request, writer, guest).run()
+    elif kind == "sweep":
+        from .sweep_job import SweepJob
+        SweepJob(request, writer).run()
     elif kind == "ceilings":
         from .ceilings import measure
         writer.send("ceilings", **measure())
     else:
-        raise ValueError(f"unknown job kind {kind!r} (expected candidate, reference, timing or ceilings)")
+        raise ValueError(f"unknown job kind {kind!r} (expected candidate, reference, timing, sweep or ceilings)")
 
 
 def _flush_stdio() -> None:

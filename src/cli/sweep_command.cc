@@ -21,6 +21,7 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
   auto no_golden = std::make_shared<bool>(false);
   auto options = std::make_shared<RunOptions>();
   auto no_sandbox = std::make_shared<bool>(false);
+  auto judged = std::make_shared<bool>(false);
   cmd->add_option("--suite", *suite_dir, "suite folder (its tasks' golden.py are swept)")->required();
   cmd->add_option("--out", *out, "output folder: variants.jsonl and a keval run's results, summary, keval.db")->required();
   cmd->add_option("--submissions", *submissions, "also sweep these submissions (native JSONL)");
@@ -28,12 +29,21 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", *seed, "seed of the variants drawn (default 17)");
   cmd->add_flag("--no-golden", *no_golden, "sweep only --submissions");
+  cmd->add_flag("--judged", *judged,
+                "judge every golden variant as a submission (three sandboxed jobs each) instead of "
+                "many per sweep job");
   cmd->add_option("--tasks", options->tasks_glob, "only tasks matching these globs (comma-separated)");
   cmd->add_option("--device", options->device, "auto, cpu (Triton interpreter) or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--jobs", options->jobs, "worker slots per GPU, or on the CPU (default 2)")->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--golden-from", options->golden_from, "reuse golden timings recorded by `keval golden record`");
+  cmd->add_option("--max-seconds", options->timing_max_seconds,
+                  "timing: seconds of samples per case at most (default: as keval run, 0.25 on a GPU)")
+      ->check(CLI::Range(0.001, 60.0));
+  cmd->add_option("--max-samples", options->timing_max_samples,
+                  "timing: samples per case at most (default: as keval run, 100 on a GPU)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--timeout", options->timeout_s, "seconds per job before it is killed")->check(CLI::Range(1, 86400));
   cmd->add_option("--python", options->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
@@ -63,6 +73,10 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
       run.out = *out;
       run.sandbox = !*no_sandbox;
       run.quick_correctness = true;
+      // Variants of keval's own goldens are trusted code and share sweep jobs; a given
+      // submission's variants are not, and each is judged in its own jobs (docs/trust.md).
+      run.batch_variants = submissions->empty() && !*judged;
+      if (run.batch_variants) run.no_baselines = true;
       run.submissions_label = "sweep:" + variants.string();
       run.suite_label = suite_label(*suite_dir);
       RunOutput output = run_session(suite, read_submissions(variants), run, std::cerr);

@@ -154,4 +154,21 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
   return request;
 }
 
+nlohmann::json sweep_request(const Task& task, const RunSettings& settings,
+                             const std::vector<std::filesystem::path>& code_files, size_t first_index,
+                             const std::filesystem::path& work_dir) {
+  JobDirs dirs{work_dir};
+  auto request = base_request("sweep", task, settings, dirs, work_dir);
+  request["cases"] = correctness_cases(task, settings);
+  request["timed"] = settings.timing.enabled ? timed_cases(task, settings) : nlohmann::json::array();
+  request["timing"] = settings.timing.to_json();
+  nlohmann::json variants = nlohmann::json::array();
+  for (size_t k = 0; k < code_files.size(); ++k) {
+    variants.push_back({{"index", first_index + k},
+                        {"code_file", std::filesystem::absolute(code_files[k]).string()}});
+  }
+  request["variants"] = variants;
+  return request;
+}
+
 }  // namespace keval

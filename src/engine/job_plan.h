@@ -1,6 +1,7 @@
 #pragma once
 // Builds the runner requests for a task: which cases, dtypes, seeds and tolerances.
 #include <filesystem>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -43,5 +44,11 @@ nlohmann::json reference_request(const Task& task, const RunSettings& settings,
 // cases (nothing else runs there).
 nlohmann::json timing_request(const Task& task, const RunSettings& settings,
                               const std::filesystem::path& code_file, const JobDirs& dirs);
+
+// A `sweep` job (keval sweep): the variants of one task's golden, index first_index onwards,
+// judged on the quick correctness cases and timed in one process (runner/keval_runner/sweep_job.py).
+nlohmann::json sweep_request(const Task& task, const RunSettings& settings,
+                             const std::vector<std::filesystem::path>& code_files, size_t first_index,
+                             const std::filesystem::path& work_dir);
 
 }  // namespace keval

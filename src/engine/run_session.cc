@@ -18,6 +18,7 @@
 #include "engine/sandbox_settings.h"
 #include "engine/sanitized_runner.h"
 #include "engine/uid_lease.h"
+#include "engine/variant_batch.h"
 #include "judge/judge.h"
 #include "report/case_results.h"
 #include "report/job_seconds.h"
@@ -125,10 +126,20 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.seed_base = std::random_device{}();
   settings.timing = TimingSettings::for_device(settings.device);
   settings.timing.enabled = options.timing;
+  if (options.timing_max_seconds > 0) settings.timing.max_seconds = options.timing_max_seconds;
+  if (options.timing_max_samples > 0) {
+    settings.timing.max_samples = options.timing_max_samples;
+    settings.timing.min_samples = std::min(settings.timing.min_samples, options.timing_max_samples);
+  }
   if (!options.baselines.empty()) settings.baselines = options.baselines;
   if (options.no_baselines) settings.baselines.clear();
   settings.time_largest_case_only = options.time_largest_case_only;
   settings.quick_correctness = options.quick_correctness;
+  if (options.batch_variants) {
+    // keval's own variants (variant_batch.h): no re-run, no profile, no ablation to pay for
+    settings.check_determinism = false;
+    settings.checks.profile_kernels = false;
+  }
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
@@ -324,24 +335,16 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   }
 
   Progress progress(log, pending.size(), options.progress, ::isatty(2));
-  run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
-    const size_t i = pending[p];
-    const Submission& s = submissions[i];
-    const Task& task = *suite.find(s.task);
+  // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
+  // expose an entry); it runs in the submission's module, so its kernels stay "own".
+  auto write_code = [&](size_t i, const Task& task) {
     JobDirs dirs{work_root / keys[i].substr(0, 16)};
     dirs.create();
-    // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
-    // expose an entry); it runs in the submission's module, so its kernels stay "own".
-    std::ofstream(dirs.code_file(), std::ios::binary) << s.code << submission_suffix(task);
-    const StaticScan scan = scan_python_source(s.code, task.entry);
-    EvaluationFacts facts;
-    {
-      EvaluationLimit& limit = limits.at(runner.gpu());
-      EvaluationPlace place(limit);
-      facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
-                                  sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit,
-                                  scan.harness_reach());
-    }
+    std::ofstream(dirs.code_file(), std::ios::binary) << submissions[i].code << submission_suffix(task);
+    return dirs;
+  };
+  auto record_result = [&](size_t i, const Task& task, const EvaluationFacts& facts, const StaticScan& scan) {
+    const Submission& s = submissions[i];
     SubmissionResult result;
     result.id = s.id;
     result.task = s.task;
@@ -362,16 +365,56 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     stream_result(*results[i]);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +
                                                   std::string(verdict_name(results[i]->judgement.verdict)));
-  }, [&](size_t p, const std::string& what) {
-    // A harness fault while evaluating one submission: recorded as its crash, the run goes on.
-    const size_t i = pending[p];
+  };
+  // A harness fault while evaluating one submission: recorded as its crash, the run goes on.
+  auto harness_fault = [&](size_t i, const std::string& what) {
     SubmissionResult result = bad_result(submissions[i], "harness: " + what);
     result.judgement.verdict = Verdict::kCrash;
     std::lock_guard<std::mutex> lock(mutex);
     results[i] = std::move(result);
     stream_result(*results[i]);
     progress.finished_one(false, submissions[i].id + " crash (harness)");
-  });
+  };
+  if (options.batch_variants) {
+    // keval sweep's own variants: a task's variants share sweep jobs (variant_batch.h)
+    const auto batches = variant_batches(submissions, pending, slots.size());
+    run_on_slots(slots, batches.size(), [&](WorkerSlot& runner, size_t b) {
+      const Task& task = *suite.find(submissions[batches[b].front()].task);
+      std::vector<std::filesystem::path> code_files;
+      for (size_t i : batches[b]) code_files.push_back(write_code(i, task).code_file());
+      std::vector<EvaluationFacts> facts;
+      {
+        EvaluationPlace place(limits.at(runner.gpu()));
+        facts = evaluate_variant_batch(runner, task, settings, code_files,
+                                       work_root / ("sweep-" + keys[batches[b].front()].substr(0, 16)),
+                                       &leases.at(runner.gpu()));
+      }
+      for (size_t k = 0; k < facts.size(); ++k) {
+        const size_t i = batches[b][k];
+        record_result(i, task, facts[k], scan_python_source(submissions[i].code, task.entry));
+      }
+    }, [&](size_t b, const std::string& what) {
+      for (size_t i : batches[b]) {
+        if (!results[i]) harness_fault(i, what);
+      }
+    });
+  } else {
+    run_on_slots(slots, pending.size(), [&](WorkerSlot& runner, size_t p) {
+      const size_t i = pending[p];
+      const Task& task = *suite.find(submissions[i].task);
+      const JobDirs dirs = write_code(i, task);
+      const StaticScan scan = scan_python_source(submissions[i].code, task.entry);
+      EvaluationFacts facts;
+      {
+        EvaluationLimit& limit = limits.at(runner.gpu());
+        EvaluationPlace place(limit);
+        facts = evaluate_submission(runner, task, settings, dirs, &leases.at(runner.gpu()),
+                                    sanitizer_of.count(&runner) ? sanitizer_of.at(&runner) : nullptr, &limit,
+                                    scan.harness_reach());
+      }
+      record_result(i, task, facts, scan);
+    }, [&](size_t p, const std::string& what) { harness_fault(pending[p], what); });
+  }
   progress.close();
   for (const auto& [g, limit] : limits) {
     if (limit.out_of_memory() > 0) {

@@ -19,3 +19,22 @@ def test_sweep_times_variants_and_each_is_a_record(tmp_path):
     assert {r["submission_id"] for r in rows} == {v["id"] for v in variants}
     assert all(r["quick_correctness"] for r in rows)
     assert all((r["y"] is None) == (r["verdict"] != "pass") for r in rows)
+
+
+def test_sweep_jobs_judge_each_variant_and_survive_a_killed_one(tmp_path):
+    """Golden variants share sweep jobs; each still gets its own verdict, and a variant that kills
+    its job leaves the variants after it to a new job (fixtures/knob_suite/double/golden.py)."""
+    out = tmp_path / "sweep"
+    run_keval("sweep", "--suite", "tests/dataset/fixtures/knob_suite", "--variants", "5", "--device", "cpu",
+              "--out", out)
+    verdicts = {}
+    for line in (out / "results.jsonl").read_text().splitlines():
+        result = json.loads(line)
+        verdicts[result["id"].split("=")[-1] if "=" in result["id"] else "as_is"] = result["verdict"]
+    assert verdicts == {"as_is": "pass", "512": "pass", "64": "mismatch", "1024": "runtime_error", "128": "crash"}
+    export = tmp_path / "export"
+    run_keval("dataset", "export", "--from", out, "--out", export, "--format", "jsonl")
+    rows = [json.loads(line) for f in ("train", "test") for line in (export / f"{f}.jsonl").read_text().splitlines()]
+    assert len(rows) == 5
+    assert sorted(r["y"] is None for r in rows) == [False, False, True, True, True]
+    assert all(r["timer_method"] == "wall_clock" and r["sample_count"] > 0 for r in rows if r["y"] is not None)
