@@ -21,6 +21,7 @@ void add_predict_command(CLI::App& app, CommandAction& action);
 void add_sweep_command(CLI::App& app, CommandAction& action);
 void add_merge_command(CLI::App& app, CommandAction& action);
 void add_slurm_command(CLI::App& app, CommandAction& action);
+void add_serve_command(CLI::App& app, CommandAction& action);
 
 // The one-paragraph account of a merge (keval merge, keval slurm merge).
 void print_merge_report(const struct MergeReport& report, const std::filesystem::path& out);

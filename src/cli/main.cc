@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   keval::add_sweep_command(app, action);
   keval::add_merge_command(app, action);
   keval::add_slurm_command(app, action);
+  keval::add_serve_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -125,6 +125,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   settings.seed_base = std::random_device{}();
   settings.timing = TimingSettings::for_device(settings.device);
   settings.timing.enabled = options.timing;
+  if (options.timing_max_seconds > 0) settings.timing.max_seconds = options.timing_max_seconds;
   if (!options.baselines.empty()) settings.baselines = options.baselines;
   if (options.no_baselines) settings.baselines.clear();
   settings.time_largest_case_only = options.time_largest_case_only;
