@@ -22,6 +22,7 @@ std::string last_line(std::string text) {
 
 std::string SlurmClient::submit(const std::string& script, const std::string& array) {
   const CommandResult r = runner_.run({"sbatch", "--parsable", "--array=" + array, script});
+  if (r.status == 127) throw std::runtime_error("cannot run sbatch: is Slurm's client on PATH? (" + last_line(r.err) + ")");
   const std::string id = first_line(r.out.substr(0, r.out.find(';')));
   if (r.status != 0 || id.empty()) {
     throw std::runtime_error("sbatch refused the array: " + last_line(r.err.empty() ? r.out : r.err));
@@ -35,6 +36,7 @@ std::map<int, std::string> SlurmClient::queued(const std::vector<std::string>& j
   std::string jobs;
   for (const auto& id : job_ids) jobs += (jobs.empty() ? "" : ",") + id;
   const CommandResult r = runner_.run({"squeue", "--noheader", "--array", "--jobs=" + jobs, "--format=%i|%T"});
+  if (r.status == 127) throw std::runtime_error("cannot run squeue: is Slurm's client on PATH? (" + last_line(r.err) + ")");
   // squeue exits non-zero for job ids it no longer knows (all finished): nothing is queued.
   if (r.status != 0) {
     if (r.err.find("Invalid job id") != std::string::npos) return states;

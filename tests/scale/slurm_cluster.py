@@ -127,3 +127,23 @@ PartitionName=ci Nodes={host} Default=YES MaxTime=INFINITE State=UP
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        # slurmstepd outlives slurmd (it keeps trying to report to the controller): end the ones
+        # of this cluster, known by the SLURM_CONF they inherited.
+        for pid in self._leftovers():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _leftovers(self):
+        mark = f"SLURM_CONF={self.conf}".encode()
+        pids = []
+        for entry in pathlib.Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                if mark in (entry / "environ").read_bytes().split(b"\0"):
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+        return pids
