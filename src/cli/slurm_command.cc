@@ -90,7 +90,8 @@ void add_submit(CLI::App& parent, CommandAction& action) {
     action = [=] {
       ArrayJob array = *job;
       array.out = std::filesystem::absolute(*out).lexically_normal();
-      if (std::filesystem::exists(array.record_path())) {
+      // A record without job ids is a submission sbatch refused: it may be tried again.
+      if (std::filesystem::exists(array.record_path()) && !ArrayJob::load(array.out).job_ids.empty()) {
         throw std::runtime_error(array.record_path().string() + " exists: this array was submitted already "
                                  "(keval slurm status|resubmit|merge --out " + *out + ")");
       }
