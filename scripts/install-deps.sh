@@ -10,6 +10,9 @@ for header in /usr/include/CLI/CLI.hpp /usr/include/nlohmann/json.hpp /usr/inclu
   [ -e "$header" ] || need_apt=(libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev \
                                 libsqlite3-dev libssl-dev)
 done
+# A one-node Slurm that tests/scale starts on localhost (keval slurm).
+{ command -v sbatch && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ]; } >/dev/null 2>&1 || need_apt+=(slurm-wlm)
+[ -x /usr/sbin/munged ] || need_apt+=(munge)
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)

@@ -1,5 +1,6 @@
 #pragma once
 // The subcommands of `keval`; each registers its options and returns its exit code.
+#include <filesystem>
 #include <functional>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,12 @@ void add_published_times_command(CLI::App& app, CommandAction& action);
 void add_dataset_command(CLI::App& app, CommandAction& action);
 void add_predict_command(CLI::App& app, CommandAction& action);
 void add_sweep_command(CLI::App& app, CommandAction& action);
+void add_merge_command(CLI::App& app, CommandAction& action);
+void add_slurm_command(CLI::App& app, CommandAction& action);
+void add_serve_command(CLI::App& app, CommandAction& action);
+
+// The one-paragraph account of a merge (keval merge, keval slurm merge).
+void print_merge_report(const struct MergeReport& report, const std::filesystem::path& out);
 
 // The suite's name in dataset records: a peer's kind (`kernelbench:PATH` -> "kernelbench"),
 // else the folder's name ("suites/keval" -> "keval").

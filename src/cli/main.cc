@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   keval::add_dataset_command(app, action);
   keval::add_predict_command(app, action);
   keval::add_sweep_command(app, action);
+  keval::add_merge_command(app, action);
+  keval::add_slurm_command(app, action);
+  keval::add_serve_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "suite/adapters/peer_source.h"
 #include "engine/run_session.h"
+#include "engine/shard.h"
 #include "report/result_table.h"
 
 namespace keval {
@@ -48,6 +49,8 @@ void add_run_command(CLI::App& app, CommandAction& action) {
                 "also run each passing submission's small cases under compute-sanitizer memcheck (CUDA; unsandboxed)");
   auto no_sandbox = std::make_shared<bool>(false);
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
+  auto shard = std::make_shared<std::string>();
+  cmd->add_option("--shard", *shard, "I/N: only the submissions of shard I of N (by content hash; see keval merge)");
   cmd->callback([=, &action] {
     action = [=] {
       use_python(options->python);
@@ -58,6 +61,12 @@ void add_run_command(CLI::App& app, CommandAction& action) {
         submissions_path = adapt_peer_submissions(*peer, parse_peer_spec(*suite_dir).value_or(PeerSpec{}));
       }
       std::vector<Submission> list = read_submissions(submissions_path);
+      if (!shard->empty()) {
+        const Shard slice = parse_shard(*shard);
+        const size_t total = list.size();
+        list = select_shard(list, slice);
+        write_shard_file(*out, slice, *submissions, list.size(), total);
+      }
       RunOptions run = *options;
       run.out = *out;
       run.timing = !*no_timing;

@@ -28,6 +28,7 @@ struct RunOptions {
   std::string python;           // "" = $KEVAL_PYTHON or python3
   int timeout_s = 0;            // per job; 0 = default for the device
   int seeds = 2;
+  double timing_max_seconds = 0;  // per case, dtype and contender; 0 = the device's default
   double min_own_share = 0.5;   // library_fallback: the share of GPU time own kernels need
   bool timing = true;
   bool sandbox = true;
@@ -36,7 +37,6 @@ struct RunOptions {
   std::string submissions_label;  // what was evaluated, for the run record
   std::string suite_label = "keval";  // the suite's name in dataset records (docs/dataset.md)
   bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
-  double timing_max_seconds = 0;   // per case and contender; 0 = the device's default
   int timing_max_samples = 0;      // 0 = the device's default
   bool batch_variants = false;     // sweep: keval's own variants, a task's many in one job (variant_batch.h)
 };

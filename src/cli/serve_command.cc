@@ -1,0 +1,89 @@
+// keval serve: an HTTP evaluation service (src/serve/, docs/scale.md).
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "serve/http_server.h"
+#include "serve/preset.h"
+#include "serve/run_batch_evaluator.h"
+#include "suite/adapters/peer_source.h"
+
+namespace keval {
+namespace {
+
+std::string read_token(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("--token-file " + path + ": cannot read it");
+  std::string token;
+  std::getline(in, token);
+  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+  if (token.empty()) throw std::runtime_error("--token-file " + path + ": the first line is empty");
+  return token;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("serve", "an HTTP service that judges submissions (rewards for RL)");
+  auto suite_dir = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>("out/serve");
+  auto run = std::make_shared<RunOptions>();
+  auto http = std::make_shared<HttpOptions>();
+  auto service = std::make_shared<ServiceOptions>();
+  auto token_file = std::make_shared<std::string>();
+  auto reward_file = std::make_shared<std::string>();
+  auto no_timing = std::make_shared<bool>(false);
+  auto no_sandbox = std::make_shared<bool>(false);
+  cmd->add_option("--suite", *suite_dir, "suite folder (or KIND:PATH)")->required();
+  cmd->add_option("--port", http->port, "TCP port")->required()->check(CLI::Range(0, 65535));
+  cmd->add_option("--host", http->host, "address to listen on (default 127.0.0.1)");
+  cmd->add_option("--device", run->device, "auto, cpu (Triton interpreter) or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--out", *out, "folder: queue.db (the jobs), keval.db (every evaluation), logs/ (default out/serve)");
+  cmd->add_option("--token-file", *token_file, "require Authorization: Bearer <first line of this file>");
+  cmd->add_option("--max-body", http->max_body, "largest request body in bytes (default 1 MiB)")->check(CLI::Range(64, 1 << 30));
+  cmd->add_option("--tls-cert", http->cert_file, "PEM certificate: serve HTTPS (with --tls-key)");
+  cmd->add_option("--tls-key", http->key_file, "PEM private key for --tls-cert");
+  cmd->add_option("--preset", service->default_preset, "preset of requests that name none: quick (default), standard, thorough")
+      ->check(CLI::IsMember({"quick", "standard", "thorough"}));
+  cmd->add_option("--reward-config", *reward_file, "JSON ladder that adds a shaped reward to each answer (docs/scale.md)");
+  cmd->add_option("--max-batch", service->max_batch, "queued jobs one evaluation run takes at most (default 64)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--batch-wait", service->gather_s, "seconds an idle server waits after a request for others to batch with it (default 0.25)")
+      ->check(CLI::Range(0.0, 60.0));
+  cmd->add_option("--http-threads", http->threads, "connections served at once (default 128)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--jobs", run->jobs, "worker slots per GPU, or on the CPU (default 2)")->check(CLI::Range(1, 256));
+  cmd->add_option("--gpus", run->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
+  cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
+  cmd->add_option("--timeout", run->timeout_s, "seconds per job, over the preset's")->check(CLI::Range(1, 86400));
+  cmd->add_flag("--no-timing", *no_timing, "judge correctness only, whatever the preset");
+  cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
+  cmd->callback([=, &action] {
+    action = [=] {
+      use_python(run->python);
+      Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
+      HttpOptions http_options = *http;
+      if (!token_file->empty()) http_options.token = read_token(*token_file);
+      ServiceOptions service_options = *service;
+      if (!reward_file->empty()) service_options.reward = RewardShaping::load(*reward_file);
+      RunOptions base = *run;
+      base.out = *out;
+      base.timing = !*no_timing;
+      base.sandbox = !*no_sandbox;
+      base.suite_label = suite_label(*suite_dir);
+      std::filesystem::create_directories(base.out / "logs");
+      JobQueue queue(base.out / "queue.db");
+      if (queue.requeued_at_start() > 0) {
+        std::cerr << "keval serve: " << queue.requeued_at_start()
+                  << " job(s) were running when the server stopped; queued again (finished evaluations resume)\n";
+      }
+      std::ofstream log(base.out / "logs" / "serve.log", std::ios::app);
+      RunBatchEvaluator evaluator(suite, base, log);
+      Service svc(queue, suite, evaluator, service_options);
+      serve_http(svc, http_options);
+      return 0;
+    };
+  });
+}
+
+}  // namespace keval

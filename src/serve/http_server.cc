@@ -1,0 +1,138 @@
+#define CPPHTTPLIB_OPENSSL_SUPPORT
+#include "serve/http_server.h"
+
+#include <httplib.h>
+#include <signal.h>
+
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+namespace keval {
+namespace {
+
+void send(httplib::Response& res, int status, const nlohmann::json& body) {
+  res.status = status;
+  res.set_content(body.dump() + "\n", "application/json");
+}
+
+std::optional<double> wait_param(const httplib::Request& req) {
+  if (!req.has_param("wait")) return std::nullopt;
+  try {
+    return std::max(0.0, std::min(3600.0, std::stod(req.get_param_value("wait"))));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Route label for the metrics (job ids would make one series per job).
+std::string route_of(const httplib::Request& req) {
+  if (req.path.rfind("/v1/jobs/", 0) == 0) return req.method + " /v1/jobs/{id}";
+  return req.method + " " + req.path;
+}
+
+}  // namespace
+
+void serve_http(Service& service, const HttpOptions& options) {
+  std::unique_ptr<httplib::Server> server;
+  if (!options.cert_file.empty() || !options.key_file.empty()) {
+    if (options.cert_file.empty() || options.key_file.empty()) {
+      throw std::runtime_error("--tls-cert and --tls-key go together");
+    }
+    auto tls = std::make_unique<httplib::SSLServer>(options.cert_file.c_str(), options.key_file.c_str());
+    if (!tls->is_valid()) throw std::runtime_error(options.cert_file + ", " + options.key_file + ": cannot load the TLS certificate or key");
+    server = std::move(tls);
+  } else {
+    server = std::make_unique<httplib::Server>();
+  }
+  httplib::Server& http = *server;
+  const int threads = options.threads;
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  http.set_payload_max_length(options.max_body);
+  http.set_read_timeout(30, 0);
+
+  http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+    const bool open = req.path == "/v1/health" || req.path == "/metrics";
+    if (open || options.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    const std::string auth = req.get_header_value("Authorization");
+    if (auth == "Bearer " + options.token) return httplib::Server::HandlerResponse::Unhandled;
+    send(res, 401, {{"error", auth.empty() ? "missing token: send Authorization: Bearer TOKEN" : "wrong token"},
+                    {"field", "Authorization"}});
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // Errors httplib answers itself (over the body limit, no such route) get a JSON body too.
+  http.set_error_handler([&](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 413) {
+      send(res, 413, {{"error", "body over the limit of " + std::to_string(options.max_body) + " bytes"}, {"field", "body"}});
+    } else if (res.status == 404) {
+      send(res, 404, {{"error", "no route " + req.method + " " + req.path}, {"field", "path"}});
+    } else {
+      send(res, res.status, {{"error", "HTTP " + std::to_string(res.status)}, {"field", "request"}});
+    }
+  });
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "internal error";
+    try {
+      std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (...) {
+    }
+    send(res, 500, {{"error", what}, {"field", "server"}});
+  });
+  http.set_logger([&](const httplib::Request& req, const httplib::Response& res) {
+    service.metrics().request(route_of(req), res.status);
+  });
+
+  http.Get("/v1/health", [&](const httplib::Request&, httplib::Response& res) {
+    const Answer a = service.health();
+    send(res, a.status, a.body);
+  });
+  http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
+  });
+  http.Post("/v1/evaluate", [&](const httplib::Request& req, httplib::Response& res) {
+    const Answer a = service.evaluate(req.body, req.get_header_value("Idempotency-Key"), wait_param(req));
+    send(res, a.status, a.body);
+  });
+  http.Post("/v1/evaluate/batch", [&](const httplib::Request& req, httplib::Response& res) {
+    const Answer a = service.evaluate_batch(req.body);
+    send(res, a.status, a.body);
+  });
+  http.Get(R"(/v1/jobs/([^/]+))", [&](const httplib::Request& req, httplib::Response& res) {
+    const Answer a = service.job(req.matches[1], wait_param(req).value_or(0));
+    send(res, a.status, a.body);
+  });
+  http.Delete(R"(/v1/jobs/([^/]+))", [&](const httplib::Request& req, httplib::Response& res) {
+    const Answer a = service.cancel(req.matches[1]);
+    send(res, a.status, a.body);
+  });
+
+  if (!http.bind_to_port(options.host.c_str(), options.port)) {
+    throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port));
+  }
+  // Signals are taken by one thread that stops the server; the others never see them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::thread stopper([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    http.stop();
+  });
+  service.start();
+  std::cerr << "keval serve: listening on " << (options.cert_file.empty() ? "http" : "https") << "://"
+            << options.host << ":" << options.port << "\n";
+  http.listen_after_bind();
+  service.stop();
+  if (stopper.joinable()) {
+    pthread_kill(stopper.native_handle(), SIGTERM);
+    stopper.join();
+  }
+}
+
+}  // namespace keval

@@ -1,0 +1,34 @@
+#include "serve/run_batch_evaluator.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace keval {
+
+std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submission>& batch, const Preset& preset) {
+  RunOptions options = base_;
+  options.seeds = preset.seeds;
+  options.timing = base_.timing && preset.timing;
+  options.timing_max_seconds = preset.timing_max_seconds;
+  if (base_.timeout_s == 0) options.timeout_s = preset.timeout_s;  // --timeout wins over the preset
+  options.progress = false;
+  options.submissions_label = "keval serve (preset " + preset.name + ")";
+  RunOutput output = run_session(suite_, batch, options, log_);
+  environment_ = output.summary.value("environment", nlohmann::json(nullptr));
+  std::map<std::string, nlohmann::json> by_origin;
+  for (const auto& r : output.results) by_origin[r.origin] = r.to_json();
+  std::vector<nlohmann::json> results;
+  for (const auto& s : batch) {
+    auto it = by_origin.find(s.origin);
+    if (it == by_origin.end()) throw std::runtime_error("the run gave no result for " + s.origin);
+    results.push_back(it->second);
+  }
+  return results;
+}
+
+nlohmann::json RunBatchEvaluator::describe() const {
+  return {{"device", base_.device}, {"jobs", base_.jobs > 0 ? base_.jobs : 2}, {"timing", base_.timing},
+          {"environment", environment_}};
+}
+
+}  // namespace keval

@@ -1,0 +1,132 @@
+#include "store/store_merge.h"
+
+#include <map>
+
+#include "store/sqlite_statement.h"
+#include "store/store.h"
+
+namespace keval {
+namespace {
+
+class Connection {
+ public:
+  explicit Connection(const std::filesystem::path& path) : path_(path) {
+    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
+      std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      throw StoreError(path.string() + ": cannot open the store: " + message);
+    }
+    sqlite3_busy_timeout(db_, 10000);
+  }
+  ~Connection() { sqlite3_close(db_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void exec(const std::string& sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+      std::string message = error ? error : "unknown error";
+      sqlite3_free(error);
+      throw StoreError(path_.string() + ": SQL error: " + message);
+    }
+  }
+  sqlite3* get() { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::filesystem::path path_;
+};
+
+const char* kEvaluationColumns =
+    "eval_key, submission_hash, submission_id, origin, task, task_version, verdict, reasons_json, "
+    "facts_json, result_json, speedup, time_ms, created_at, suite, suite_version, program_x";
+
+void merge_one(Connection& target, const std::filesystem::path& source, StoreMergeCounts& counts) {
+  { Store migrate(source); }  // brings an older schema up to date; keeps every row
+  Statement attach(target.get(), "ATTACH DATABASE ? AS src");
+  attach.bind(1, source.string());
+  attach.run();
+  target.exec("BEGIN IMMEDIATE");
+  try {
+    std::map<int64_t, int64_t> run_ids;
+    {
+      Statement runs(target.get(), "SELECT id FROM src.runs ORDER BY id");
+      Statement copy(target.get(),
+                     "INSERT INTO main.runs(started_at, finished_at, keval_version, suite, submissions, device, "
+                     "settings_json, environment_json, summary_json) SELECT started_at, finished_at, keval_version, "
+                     "suite, submissions, device, settings_json, environment_json, summary_json FROM src.runs WHERE id = ?");
+      while (runs.step()) {
+        copy.bind(1, runs.integer(0));
+        copy.run();
+        copy.reset();
+        run_ids[runs.integer(0)] = sqlite3_last_insert_rowid(target.get());
+        ++counts.runs;
+      }
+    }
+    target.exec("INSERT OR IGNORE INTO main.submissions(hash, task, code, first_seen) "
+                "SELECT hash, task, code, first_seen FROM src.submissions");
+    Statement evaluations(target.get(), "SELECT id, run_id, eval_key FROM src.evaluations ORDER BY id");
+    Statement known(target.get(), "SELECT 1 FROM main.evaluations WHERE eval_key = ?");
+    Statement copy(target.get(), std::string("INSERT INTO main.evaluations(run_id, ") + kEvaluationColumns +
+                                     ") SELECT ?, " + kEvaluationColumns + " FROM src.evaluations WHERE id = ?");
+    Statement cases(target.get(),
+                    "INSERT INTO main.case_results(evaluation_id, case_name, dtype, time_ms, ref_time_ms, speedup, "
+                    "max_abs_err, max_rel_err) SELECT ?, case_name, dtype, time_ms, ref_time_ms, speedup, max_abs_err, "
+                    "max_rel_err FROM src.case_results WHERE evaluation_id = ?");
+    Statement samples(target.get(),
+                      "INSERT INTO main.samples(evaluation_id, run_id, task, case_name, dtype, who, method, samples_json) "
+                      "SELECT ?, ?, task, case_name, dtype, who, method, samples_json FROM src.samples WHERE evaluation_id = ?");
+    Statement timed(target.get(),
+                    "INSERT INTO main.timed_cases(evaluation_id, case_name, dtype, params_json) "
+                    "SELECT ?, case_name, dtype, params_json FROM src.timed_cases WHERE evaluation_id = ?");
+    while (evaluations.step()) {
+      const int64_t old_id = evaluations.integer(0);
+      known.bind(1, evaluations.text(2));
+      const bool duplicate = known.step();
+      known.reset();
+      if (duplicate) {
+        ++counts.duplicates;
+        continue;
+      }
+      const int64_t run_id = run_ids.at(evaluations.integer(1));
+      copy.bind(1, run_id).bind(2, old_id);
+      copy.run();
+      copy.reset();
+      const int64_t new_id = sqlite3_last_insert_rowid(target.get());
+      cases.bind(1, new_id).bind(2, old_id);
+      cases.run();
+      cases.reset();
+      samples.bind(1, new_id).bind(2, run_id).bind(3, old_id);
+      samples.run();
+      samples.reset();
+      timed.bind(1, new_id).bind(2, old_id);
+      timed.run();
+      timed.reset();
+      ++counts.evaluations;
+    }
+    target.exec("COMMIT");
+  } catch (const std::exception& e) {
+    target.exec("ROLLBACK");
+    target.exec("DETACH DATABASE src");
+    throw StoreError(source.string() + ": cannot merge: " + e.what());
+  }
+  target.exec("DETACH DATABASE src");
+}
+
+}  // namespace
+
+StoreMergeCounts merge_stores(const std::filesystem::path& into,
+                              const std::vector<std::filesystem::path>& sources) {
+  { Store create(into); }  // the schema, at the current version
+  Connection target(into);
+  target.exec("PRAGMA foreign_keys=ON;");
+  StoreMergeCounts counts;
+  for (const auto& source : sources) {
+    if (!std::filesystem::exists(source)) throw StoreError(source.string() + ": no such store");
+    if (std::filesystem::equivalent(source, into)) continue;
+    merge_one(target, source, counts);
+  }
+  return counts;
+}
+
+}  // namespace keval
