@@ -5,7 +5,7 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 
-.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale clean
+.PHONY: all deps build demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale clean
 
 all: build
 
@@ -22,7 +22,11 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 
-test: build test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale
+
+# No src/ include up the layers, no import cycle in runner/ (docs/architecture.md, "Layers").
+test-layers:
+	$(PY) -m pytest -q tests/layers
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j2

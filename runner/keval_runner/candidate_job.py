@@ -21,6 +21,8 @@ from .device_sharing import shared_allocator
 from .errors import describe
 from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
+from .interleaved_timing import measure_contender
+from .timing import check_interval, l2_bytes
 from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path, save_outputs
@@ -28,7 +30,6 @@ from .phases import phase
 from .rotation import MAX_SETS, derived_seeds, input_bytes
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
-from . import timing
 
 
 class SharedCall:
@@ -208,7 +209,7 @@ class CandidateJob:
                 sets.append((seed, args))
         if self.device.type != "cuda" or not sets:
             return sets
-        target = 2 * timing.l2_bytes(self.device)
+        target = 2 * l2_bytes(self.device)
         per_set = max(1, input_bytes(sets[0][1]))
         wanted = min(MAX_SETS, max(len(sets), -(-target // per_set) + 1))
         for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
@@ -228,7 +229,7 @@ class CandidateJob:
             return None
         shared = [(seed, SharedCall(args, 0)) for seed, args in sets]
         settings = self.request.get("timing") or {}
-        interval = timing.check_interval(settings) if self.checks["timed_output_check"] else 0
+        interval = check_interval(settings) if self.checks["timed_output_check"] else 0
         header = {"op": "rotation", "key": key, "check_interval": interval,
                   "sets": [{"seed": seed, "args": s.fields, "fds": len(s.fds)} for seed, s in shared]}
         fds = [fd for _, s in shared for fd in s.fds]
@@ -248,7 +249,7 @@ class CandidateJob:
         if contender is None:
             return
         try:
-            fields = timing.measure_contender(contender, self.device, self.request.get("timing") or {})
+            fields = measure_contender(contender, self.device, self.request.get("timing") or {})
         except GuestCallFailed as exc:
             self.guest_error("timing", exc.reply, **where)
             return

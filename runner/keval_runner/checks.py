@@ -257,7 +257,7 @@ WATCHED = (
     ("keval_runner.compare", "tensors_identical"), ("keval_runner.compare", "max_abs_diff"),
     ("keval_runner.compare", "as_output_list"), ("keval_runner.compare", "compare_outputs"),
     ("keval_runner.output_files", "save_outputs"),
-    ("keval_runner.timing", "measure"), ("keval_runner.interleaved_timing", "measure_interleaved"),
+    ("keval_runner.interleaved_timing", "measure"), ("keval_runner.interleaved_timing", "measure_interleaved"),
     ("keval_runner.timing", "stop_reason"),
     ("keval_runner.checks", "GuardBands"), ("keval_runner.checks", "Guarded.intact"),
     ("keval_runner.checks", "poison_memory"), ("keval_runner.checks", "foreign_output_types"),

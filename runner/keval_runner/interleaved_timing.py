@@ -161,3 +161,17 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0,
             "sm_clock_mhz": statistics.median(contender.sm_mhz) if contender.sm_mhz else None,
             "sm_clock_default_mhz": contender.sm_default_mhz}
+
+
+def measure(prepare, device: torch.device, settings: dict, observe=None) -> dict:
+    """prepare(k) readies the k-th call (warm-ups included) and returns it as a callable that
+    returns the call's output; observe(i, output) runs after the i-th sample, untimed."""
+    return measure_contender(Contender("candidate", prepare, observe), device, settings)
+
+
+def measure_contender(contender, device: torch.device, settings: dict) -> dict:
+    """The `timing` fields of one contender timed alone."""
+    measure_interleaved([contender], device, settings)
+    fields = timing_fields(contender, device)
+    del fields["who"]
+    return fields

@@ -9,7 +9,7 @@ runner itself when the checkout is under /tmp) are bind-mounted back at the same
 import ctypes
 import os
 
-from .sandbox import _libc, _reason, cache_dirs, unshare
+from .linux_calls import errno_reason, libc, unshare
 
 CLONE_NEWNS = 0x00020000
 MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
@@ -17,9 +17,9 @@ TEMP_ROOTS = ("/tmp", "/dev/shm")
 
 
 def _mount(source, target, fstype, flags, data=None) -> int:
-    libc = _libc()
+    c = libc()
     encode = lambda s: None if s is None else os.fsencode(s)
-    if libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)) == 0:
+    if c.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)) == 0:
         return 0
     return ctypes.get_errno() or -1
 
@@ -43,7 +43,7 @@ def make_private(needed_paths, warnings: list, hidden=()) -> bool:
         return False
     error = _mount(None, "/", None, MS_REC | MS_PRIVATE)
     if error:
-        warnings.append(f"temp folders shared: cannot make mounts private ({_reason(error)})")
+        warnings.append(f"temp folders shared: cannot make mounts private ({errno_reason(error)})")
         return False
     real = [os.path.realpath(p) for p in needed_paths if p and os.path.exists(p)]
     for root in TEMP_ROOTS:
@@ -62,7 +62,7 @@ def _cover(root: str, needed: list, options: str, warnings: list) -> None:
     try:
         error = _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, options)
         if error:
-            warnings.append(f"{root} not covered: tmpfs mount failed ({_reason(error)})")
+            warnings.append(f"{root} not covered: tmpfs mount failed ({errno_reason(error)})")
             return
         for path, fd in handles:
             if os.path.isdir(f"/proc/self/fd/{fd}"):
@@ -72,21 +72,23 @@ def _cover(root: str, needed: list, options: str, warnings: list) -> None:
                 open(path, "a").close()
             error = _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
             if error:
-                warnings.append(f"{path} unreachable below the covered {root} ({_reason(error)})")
+                warnings.append(f"{path} unreachable below the covered {root} ({errno_reason(error)})")
     finally:
         for _, fd in handles:
             os.close(fd)
 
 
-def needed_paths(request: dict, settings: dict) -> list:
-    """Everything a job reads or writes that may lie below a temp folder."""
+def needed_paths(request: dict, caches: list) -> list:
+    """Everything a job reads or writes that may lie below a temp folder (`caches`: the
+    compile caches it writes)."""
     import sys
 
     paths = [request.get("work_dir"), request.get("outputs_dir"), request.get("task_dir"),
              os.path.dirname(request.get("code_file") or ""),
              os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the runner package's root
-             *cache_dirs(settings), sys.prefix, sys.base_prefix]
+             *caches, sys.prefix, sys.base_prefix]
     paths += [os.path.dirname(b.get("code_file") or "") for b in request.get("baselines") or []]
+    paths += [os.path.dirname(v.get("code_file") or "") for v in request.get("variants") or []]  # a sweep job
     paths += list(request.get("readable_paths") or [])  # a peer's glue files, below a hidden folder
     paths += [p for p in sys.path if p]
     return [p for p in paths if p]

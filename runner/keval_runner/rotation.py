@@ -111,7 +111,7 @@ class InputRotation:
                 self.expected[seed] = [plain_copy(o) for o in outputs]
 
     def observer(self, interval: int):
-        """observe(i, output) for timing.measure: checks every interval-th timed call."""
+        """observe(i, output) for interleaved_timing.measure: checks every interval-th timed call."""
         def observe(i, output):
             if (i + 1) % interval:
                 return

@@ -11,10 +11,11 @@ group, every orphan handed to the zygote (it is a child subreaper) and, when a u
 every process of that uid is killed, so fork bombs and setsid'd grandchildren die with the job.
 """
 
-import ctypes
 import os
 import signal
 import time
+
+from .linux_calls import errno_reason, libc, unshare
 
 try:
     import resource
@@ -118,26 +119,11 @@ def switched_uid(request: dict):
 
 # -- child side ---------------------------------------------------------------------------
 
-def _libc():
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def unshare(flags: int):
-    """0 on success, else the errno (os.unshare is missing before Python 3.12)."""
-    try:
-        libc = _libc()
-        if libc.unshare(ctypes.c_int(flags)) == 0:
-            return 0
-        return ctypes.get_errno() or -1
-    except Exception:
-        return -1
-
-
 def set_parent_death_signal() -> None:
     """SIGKILL this process when its parent (the zygote) dies. A credential change clears it,
     so it is set again after the uid switch."""
     try:
-        _libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     except Exception:
         pass
 
@@ -145,7 +131,7 @@ def set_parent_death_signal() -> None:
 def become_subreaper() -> bool:
     """Orphaned descendants of our children are re-parented to us (Linux >= 3.4)."""
     try:
-        return _libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except Exception:
         return False
 
@@ -165,23 +151,19 @@ def _map_own_ids(uid: int, gid: int) -> None:
     _write_file("/proc/self/gid_map", f"{gid} {gid} 1")
 
 
-def _reason(error: int) -> str:
-    return os.strerror(error) if error > 0 else f"error {error}"
-
-
 def isolate_network(switching_uid: bool, warnings: list) -> bool:
     """A network namespace of our own (only a down loopback in it): True when it worked."""
     error = unshare(CLONE_NEWNET)
     if error == 0:
         return True
     if switching_uid:
-        warnings.append(f"network not isolated: unshare(CLONE_NEWNET) failed ({_reason(error)})")
+        warnings.append(f"network not isolated: unshare(CLONE_NEWNET) failed ({errno_reason(error)})")
         return False
     uid, gid = os.getuid(), os.getgid()
     error_user = unshare(CLONE_NEWUSER | CLONE_NEWNET)
     if error_user != 0:
         warnings.append("network not isolated: unshare(CLONE_NEWNET) and unshare(CLONE_NEWUSER|CLONE_NEWNET) failed "
-                        f"({_reason(error)}; {_reason(error_user)})")
+                        f"({errno_reason(error)}; {errno_reason(error_user)})")
         return False
     try:
         _map_own_ids(uid, gid)
@@ -305,7 +287,8 @@ def apply(settings: dict, request: dict) -> dict:
     private_temp = False
     if switching:  # mounts need root, so before the uid switch
         from .private_tmp import make_private, needed_paths
-        private_temp = make_private(needed_paths(request, settings), warnings, request.get("hidden_paths") or ())
+        private_temp = make_private(needed_paths(request, cache_dirs(settings)), warnings,
+                                    request.get("hidden_paths") or ())
     applied = apply_rlimits(settings["rlimits"], warnings)
     scrub_environment(settings, home, tmpdir, uid if switching else os.getuid())
     tempfile.tempdir = None

@@ -57,21 +57,3 @@ def check_interval(settings: dict) -> int:
 def l2_bytes(device: torch.device) -> int:
     props = torch.cuda.get_device_properties(device)
     return int(getattr(props, "L2_cache_size", 0) or FALLBACK_L2_BYTES)
-
-
-def measure(prepare, device: torch.device, settings: dict, observe=None) -> dict:
-    """prepare(k) readies the k-th call (warm-ups included) and returns it as a callable that
-    returns the call's output; observe(i, output) runs after the i-th sample, untimed."""
-    from .interleaved_timing import Contender
-
-    return measure_contender(Contender("candidate", prepare, observe), device, settings)
-
-
-def measure_contender(contender, device: torch.device, settings: dict) -> dict:
-    """The `timing` fields of one contender timed alone."""
-    from .interleaved_timing import measure_interleaved, timing_fields
-
-    measure_interleaved([contender], device, settings)
-    fields = timing_fields(contender, device)
-    del fields["who"]
-    return fields

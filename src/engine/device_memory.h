@@ -2,7 +2,7 @@
 // Whether a job failed because the GPU ran out of memory. Worker slots share a GPU, so a job can
 // run out because of the other slots' allocations, not its own: the evaluator then runs it
 // again with the device alone (evaluator.cc) before any verdict is drawn from it.
-#include "engine/job_outcome.h"
+#include "facts/job_outcome.h"
 
 namespace keval {
 

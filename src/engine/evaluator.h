@@ -4,7 +4,7 @@
 #include "engine/evaluation_limit.h"
 #include "engine/job_plan.h"
 #include "engine/job_runner.h"
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 #include "judge/judge.h"
 
 namespace keval {

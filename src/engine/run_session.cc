@@ -20,7 +20,7 @@
 #include "engine/uid_lease.h"
 #include "engine/variant_batch.h"
 #include "judge/judge.h"
-#include "report/case_results.h"
+#include "engine/case_results.h"
 #include "report/job_seconds.h"
 #include "report/progress.h"
 #include "report/summary.h"

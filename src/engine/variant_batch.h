@@ -8,7 +8,7 @@
 #include "engine/device_lease.h"
 #include "engine/job_runner.h"
 #include "engine/run_settings.h"
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 #include "submission/submission.h"
 #include "suite/task.h"
 

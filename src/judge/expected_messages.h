@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/job_outcome.h"
+#include "facts/job_outcome.h"
 
 namespace keval {
 

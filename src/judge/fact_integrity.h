@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 #include "judge/verdict.h"
 
 namespace keval {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 #include "judge/verdict.h"
 
 namespace keval {

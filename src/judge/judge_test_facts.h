@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 
 namespace keval::test_facts {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/job_outcome.h"
+#include "facts/job_outcome.h"
 
 namespace keval {
 

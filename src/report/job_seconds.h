@@ -3,7 +3,7 @@
 // (results.jsonl `job_seconds`; issue 4 measures throughput with it).
 #include <nlohmann/json.hpp>
 
-#include "judge/evaluation_facts.h"
+#include "facts/evaluation_facts.h"
 
 namespace keval {
 

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/job_outcome.h"
-#include "judge/evaluation_facts.h"
+#include "facts/job_outcome.h"
+#include "facts/evaluation_facts.h"
 #include "report/submission_result.h"
 
 namespace keval {

@@ -1,4 +1,4 @@
-#include "report/case_results.h"
+#include "engine/case_results.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // Stored as they are, so a new policy can re-judge old results without a GPU.
 #include <optional>
 
-#include "engine/job_outcome.h"
+#include "facts/job_outcome.h"
 #include "submission/harness_introspection.h"
 
 namespace keval {

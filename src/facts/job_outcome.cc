@@ -1,4 +1,4 @@
-#include "engine/job_outcome.h"
+#include "facts/job_outcome.h"
 
 namespace keval {
 

@@ -2,8 +2,8 @@
 // Per-case figures of a judged submission: errors, times, speedups over the golden kernel.
 #include "engine/ceilings.h"
 #include "engine/golden_record.h"
-#include "engine/job_outcome.h"
-#include "judge/evaluation_facts.h"
+#include "facts/job_outcome.h"
+#include "facts/evaluation_facts.h"
 #include "report/submission_result.h"
 #include "suite/task.h"
 
