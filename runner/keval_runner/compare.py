@@ -7,7 +7,7 @@ elements finite on both sides; `n_over_tol` counts those with |a-b| > atol + rto
 plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN and
 +Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0).
 Large outputs are compared in slices of CHUNK_ELEMENTS: whole, a KernelBench output of 2^31
-float32 elements needed 64 GiB of float64 temporaries, and the H200 ran out (session 8).
+float32 elements needed 64 GiB of float64 temporaries, more than the H200 has.
 """
 
 import torch

@@ -82,7 +82,7 @@ _MEMO = collections.OrderedDict()
 _MEMO_LIMIT_BYTES = 8 * 1024**3
 # Sets drawn on a GPU above this are drawn again for every build instead (milliseconds there):
 # kept, a KernelBench job's 2 x 6 GiB sets doubled its device memory, and four evaluations at
-# once on one H200 ran it out of memory (session 8).
+# once on one H200 ran it out of memory.
 _DEVICE_MEMO_LIMIT_BYTES = 256 * 1024**2
 TASK_KEY = "_keval_task_key"  # set on make_inputs by tag_task: equal in the zygote and its jobs
 

@@ -5,7 +5,7 @@ namespace {
 
 // torch's allocator, the driver, the runtime (a context that could not be made: "CUDA error:
 // out of memory" at set_device) and cuBLAS (a handle that could not be made), as seen on the
-// H200 with too many slots for a peer suite's inputs (session 6).
+// H200 with too many slots for a peer suite's inputs.
 bool names_out_of_memory(const std::string& text) {
   for (const char* sign : {"OutOfMemoryError", "CUDA out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
                            "CUDA error: out of memory", "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED"}) {

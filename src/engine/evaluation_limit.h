@@ -8,7 +8,7 @@
 // kEndsBeforeGrowing evaluations that end with no new shrink, and is lifted once it reaches the
 // most that ever ran at once: a suite's large tasks come in runs (KernelBench level 1's 6 GiB
 // activations), and on the H200 a limit of one kept for the rest of a run judged 12 problems in
-// 281 s (session 8).
+// 281 s.
 #include <condition_variable>
 #include <mutex>
 
@@ -20,7 +20,7 @@ class EvaluationLimit {
   void end();
   // From within a running evaluation: waits until it is the only one running on the GPU (every
   // other has ended, none starts), for an out-of-memory retry. Pausing the others is not
-  // enough: a paused job keeps its device memory (session 7: a KernelBench retry "alone" ran
+  // enough: a paused job keeps its device memory (a KernelBench retry "alone" once ran
   // out beside paused jobs holding 19, 19 and 65 GiB). Two at once take turns.
   void begin_alone();
   void end_alone();

@@ -29,7 +29,7 @@ TEST(EvaluationLimit, UnlimitedUntilAnOutOfMemoryThenHalfOfThoseRunning) {
 }
 
 // The retry shrinks the limit after every other evaluation ended: half of the four that ran when
-// it asked to be alone, not of the one running then (session 8: four slots fell to one).
+// it asked to be alone, not of the one running then (four slots once fell to one).
 TEST(EvaluationLimit, ARetryAloneHalvesTheCrowdItLeftNotItself) {
   EvaluationLimit limit;
   std::vector<std::unique_ptr<EvaluationPlace>> others;

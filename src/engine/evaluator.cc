@@ -66,7 +66,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     again.retried_alone = true;
     // The other slots were the cause only if it fits alone: then fewer evaluations at once on
     // this GPU from now on. A job that runs out alone too needs more than the GPU has (a
-    // TritonBench-T input of 64 GiB); fewer at once would only slow the rest (session 7).
+    // TritonBench-T input of 64 GiB); fewer at once would only slow the rest.
     if (limit && !ran_out_of_device_memory(again)) limit->shrink();
     return again;
   };

@@ -12,7 +12,7 @@ A task wraps one KernelBench problem file (copied as `problem.py`): `class Model
   task says `inputs_on_device`: on the GPU the job calls this with its device as the default
   device, so `torch.rand(M, N)` draws there (level 1's 4 GiB inputs took 20 s a job on one CPU
   thread); a get_inputs that fails there (it needs CPU tensors) is drawn again on the CPU,
-  unless it ran out of memory (session 8: a KernelBenchX draw that did so on the GPU and was
+  unless it ran out of memory (a KernelBenchX draw that did so on the GPU and was
   drawn again on the CPU got other values than the other job's, and a `mismatch`);
 - weights: `Model(*get_init_inputs())` built on the CPU under `torch.manual_seed(0)` (the seed
   also set before `get_init_inputs()`, as KernelBench does), then moved to the inputs' device;

@@ -20,7 +20,7 @@ One entry serves both kinds of case, told apart by the first argument:
   the template's own `call_op`. Built on the default device: the task says `inputs_on_device`,
   so a CUDA job builds it on the GPU (on the CPU the large inputs took most of a job's time); a
   template that fails there is built again on the CPU (not one that ran out of memory: the CPU's
-  values differ from the other job's; session 8 saw that `mismatch`).
+  values differ from the other job's, a false `mismatch`).
 """
 
 import ast

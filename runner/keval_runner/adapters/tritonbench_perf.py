@@ -162,7 +162,7 @@ def _size_one(job: dict, runtime) -> dict:
         namespace[alias] = missing
     runtime._keval_tb_perf_load(job["source"], {}, job["path"], namespace)
     # inputs without the task's functions, as a case builds them (a perf file that calls the
-    # operator while building its inputs gets no case: session 7, two T tasks)
+    # operator while building its inputs gets no case: two T tasks do)
     inputs = runtime._keval_tb_perf_generate(namespace, -1, 0)
     metrics = runtime._keval_tb_perf_instance(namespace)
     sized_outputs = False
