@@ -5,7 +5,7 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 
-.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile test-adapters test-dataset clean
+.PHONY: all deps build demo test test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate clean
 
 all: build
 
@@ -22,7 +22,7 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 
-test: build test-cpp test-runner test-e2e test-hostile test-adapters test-dataset
+test: build test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j2
@@ -43,6 +43,10 @@ test-adapters:
 # The latency dataset: export, import, splits, sweep variants, predictor (docs/dataset.md).
 test-dataset:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q tests/dataset
+
+# keval generate against a real local HTTP server, then run, scores and compare (docs/generate.md).
+test-generate:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q tests/generate
 
 clean:
 	rm -rf $(BUILD) out

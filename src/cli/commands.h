@@ -18,6 +18,9 @@ void add_published_times_command(CLI::App& app, CommandAction& action);
 void add_dataset_command(CLI::App& app, CommandAction& action);
 void add_predict_command(CLI::App& app, CommandAction& action);
 void add_sweep_command(CLI::App& app, CommandAction& action);
+void add_generate_command(CLI::App& app, CommandAction& action);
+void add_compare_command(CLI::App& app, CommandAction& action);
+void add_code_metrics_command(CLI::App& app, CommandAction& action);
 
 // The suite's name in dataset records: a peer's kind (`kernelbench:PATH` -> "kernelbench"),
 // else the folder's name ("suites/keval" -> "keval").

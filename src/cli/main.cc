@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   keval::add_dataset_command(app, action);
   keval::add_predict_command(app, action);
   keval::add_sweep_command(app, action);
+  keval::add_generate_command(app, action);
+  keval::add_compare_command(app, action);
+  keval::add_code_metrics_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

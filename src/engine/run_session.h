@@ -36,6 +36,7 @@ struct RunOptions {
   std::string submissions_label;  // what was evaluated, for the run record
   std::string suite_label = "keval";  // the suite's name in dataset records (docs/dataset.md)
   bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
+  std::string code_metrics = "off";  // CodeBLEU, maintainability: on | off | auto (generated submissions)
 };
 
 struct RunOutput {
