@@ -57,8 +57,8 @@ def main() -> int:
             metrics(args)  # its caller reads --output; stdout stays the caller's (keval run's table)
             return 0
     except GenerateError as e:
-        print(f"keval: {e}", file=sys.stderr)
-        return 2
+        print(f"keval: {e}", file=sys.stderr, flush=True)
+        os._exit(2)  # other requests in flight would otherwise run out their retries first
     except KeyboardInterrupt:
         print("keval: generate interrupted; what arrived is stored, run the same command again to continue",
               file=sys.stderr, flush=True)

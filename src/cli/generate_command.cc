@@ -91,8 +91,7 @@ void add_generate_command(CLI::App& app, CommandAction& action) {
       const Suite suite = Suite::load(resolve_suite_folder(o->suite));
       auto args = tool_args(*o, suite, peer ? peer->kind : "keval");
       if (peer) args.insert(args.end(), {"--peer-checkout", peer->path});  // its own corpus, when it has one
-      const int status = run_python_tool("keval_generate", args);
-      if (status == 130) std::cerr << "keval: interrupted; run the same command again to continue\n";
+      const int status = run_python_tool("keval_generate", args);  // it says why when it fails
       return status == 2 ? 1 : status;
     };
   });

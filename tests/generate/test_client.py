@@ -13,11 +13,13 @@ MESSAGES = [{"role": "user", "content": "hello there"}]
 def test_faults_are_retried_and_the_rate_limit_is_waited_out(fake_server):
     server = fake_server({"routes": ROUTES, "faults": {"1": "rate_limit", "2": "server_error", "3": "broken_json",
                                                         "4": "no_choices"}})
-    client = ChatClient(server.url, "fake-model", max_attempts=6)
+    backoffs = []
+    client = ChatClient(server.url, "fake-model", max_attempts=6, gate=RateGate(), sleep=backoffs.append)
     started = time.monotonic()
     completion = client.complete(MESSAGES, seed=1)
     assert completion.text == "second" and completion.attempts == 5
-    assert time.monotonic() - started >= 1.0  # Retry-After: 1
+    assert time.monotonic() - started >= 1.0  # Retry-After: 1, waited for real
+    assert len(backoffs) == 3 and backoffs == sorted(backoffs) and backoffs[2] >= 2.0  # exponential, jittered
     assert completion.prompt_tokens == len("hello there") // 4
     assert [r["fault"] for r in server.requests()] == ["rate_limit", "server_error", "broken_json", "no_choices", None]
 

@@ -105,3 +105,19 @@ def test_generate_crash_resume_run_and_score(tmp_path, fake_server):
     assert "| run:fake-model |" in table and "| timed:fake-model |" in table and "| softmax | 3/4 |" in table
     comparison = json.loads((tmp_path / "compare.json").read_text())
     assert [e["label"] for e in comparison["entries"]] == ["run:fake-model", "timed:fake-model"]
+
+
+def test_ctrl_c_stops_generate_and_keeps_what_arrived(tmp_path, fake_server):
+    server = fake_server({"routes": recorded_routes(), "delay_s": 0.2})
+    out, store = tmp_path / "subs.jsonl", tmp_path / "subs.generate.db"
+    process = subprocess.Popen([KEVAL, *map(str, generate_args(server, out))], cwd=REPO, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while stored_rows(store) < 3:
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert "interrupted; what arrived is stored, run the same command again to continue" in stderr
+    assert stored_rows(store) >= 3 and not out.exists()
