@@ -7,6 +7,7 @@ from .errors import GenerateError
 from .retrieval import Document
 from .task_text import TaskText
 
+HARNESS_SEPARATOR = "#" * 146  # TritonBench and KernelBenchX append their test after it
 CODE_FIELDS = ("code", "output", "after_code", "label", "predict")
 TEXT_FIELDS = ("instruction", "description", "prompt", "input")
 # Corpora inside a checkout: TritonBench's RAG data, KernelBenchX's kbx_corpus.
@@ -57,6 +58,7 @@ def file_documents(path: str) -> list:
         code = next((item[f] for f in CODE_FIELDS if isinstance(item.get(f), str) and item[f].strip()), "")
         if not code:
             continue
+        code = code.split(HARNESS_SEPARATOR)[0]  # what the model wrote, not the peer's appended test
         text = next((item[f] for f in TEXT_FIELDS if isinstance(item.get(f), str)), "")
         documents.append(Document(id=f"peer:{name}:{index}", task=task_of(item), instruction=text, code=code))
     return documents

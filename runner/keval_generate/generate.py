@@ -15,6 +15,9 @@ from .sample_store import SampleStore
 from .task_text import all_task_names, load_tasks
 
 
+TRITON_GOLDENS = ("keval", "tritonbench-g")
+
+
 def submission_id(task: str, model: str, sample: int) -> str:
     return f"{task}@{model}#{sample}"
 
@@ -61,7 +64,10 @@ def generate(args) -> dict:
     missing = [n for n in names if n not in by_name]
     if missing:
         raise GenerateError(args.suite_folder, f"no task folder for {', '.join(missing)}")
-    documents = golden_documents(every) + (peer_documents(args.corpus) if args.corpus else [])
+    # Only these suites' goldens are Triton solutions: KernelBench's golden.py is loader glue,
+    # KernelBenchX's and TritonBench-T's are PyTorch references (their one-shot needs a corpus).
+    documents = golden_documents(every) if args.suite_kind in TRITON_GOLDENS else []
+    documents += peer_documents(args.corpus) if args.corpus else []
     if args.peer_checkout and not args.corpus:
         documents += checkout_documents(args.peer_checkout)
     corpus = Corpus(documents)

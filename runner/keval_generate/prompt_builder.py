@@ -37,7 +37,8 @@ def build_prompt(suite_kind: str, task: TaskText, mode: str, corpus: Corpus) -> 
         document = (corpus.best(task.instruction, task.name, own) if mode == "one-shot-retrieved"
                     else corpus.first(task.name, own))
         if document is None:
-            raise GenerateError(task.name, f"{mode}: the corpus has no example other than the task's own")
+            raise GenerateError(task.name, f"{mode}: the corpus has no example other than the task's own "
+                                             "(give one with --corpus)")
         example = prompt_template.render_example(document.instruction, document.code)
         retrieved = document.id
     values = {"instruction": task.instruction, "signature": task.signature, "entry": task.entry,

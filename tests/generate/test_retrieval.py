@@ -45,3 +45,15 @@ def test_a_corpus_of_only_the_task_itself_is_an_error(suite_tasks):
     relu = next(t for t in suite_tasks if t.name == "relu")
     with pytest.raises(GenerateError, match="relu: one-shot-retrieved: the corpus has no example"):
         build_prompt("keval", relu, "one-shot-retrieved", Corpus(golden_documents([relu])))
+
+
+def test_a_peer_corpus_file_gives_its_code_without_the_appended_test(tmp_path):
+    from keval_generate.corpus_sources import file_documents
+    corpus = tmp_path / "records.jsonl"
+    corpus.write_text('{"task_id": "Activation/gelu.py", "after_code": "def gelu(x): ...\\n' + "#" * 146 +
+                      '\\ndef test_gelu(): ..."}\n{"task_id": "x.py"}\n')
+    (document,) = file_documents(str(corpus))
+    assert document.task == "gelu" and document.code == "def gelu(x): ...\n" and document.id == "peer:records.jsonl:0"
+    corpus.write_text("{broken\n")
+    with pytest.raises(GenerateError, match=r"records.jsonl:1: invalid JSON"):
+        file_documents(str(corpus))
