@@ -5,7 +5,7 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 
-.PHONY: all deps build demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale clean
+.PHONY: all deps build demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale clean
 
 all: build
 
@@ -22,7 +22,7 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 
-test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-scale
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale
 
 # No src/ include up the layers, no import cycle in runner/ (docs/architecture.md, "Layers").
 test-layers:
@@ -51,6 +51,10 @@ test-dataset:
 # Shards and merge, a one-node Slurm started on localhost, the HTTP service (docs/scale.md).
 test-scale:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/scale
+
+# keval generate against a real local HTTP server, then run, scores and compare (docs/generate.md).
+test-generate:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q tests/generate
 
 clean:
 	rm -rf $(BUILD) out

@@ -43,6 +43,12 @@ py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
 # The latency dataset (keval dataset / predict, docs/dataset.md): Parquet and the baseline predictor.
 "$py" -c "import pyarrow, sklearn, scipy" 2>/dev/null || "$py" -m pip install -q pyarrow scikit-learn scipy
+# keval generate's code metrics (docs/generate.md): CodeBLEU (its tree-sitter grammar must match
+# the tree-sitter codebleu pins: 0.21 for tree-sitter 0.22) and radon. Without them the metrics
+# are null and a run says so, so an offline machine goes on.
+"$py" -c "import codebleu, tree_sitter_python, radon" 2>/dev/null ||
+  "$py" -m pip install -q codebleu "tree-sitter-python<0.23" radon ||
+  echo "install-deps: codebleu/radon not installed: code metrics will be null"
 # CPU mode's real bfloat16 (runner/keval_runner/interpreter_bfloat16.py). Without it bfloat16
 # cases still run, on the interpreter's broken bfloat16, so a machine that cannot install it
 # (the offline GPU machine, which never interprets) goes on.

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   keval::add_merge_command(app, action);
   keval::add_slurm_command(app, action);
   keval::add_serve_command(app, action);
+  keval::add_generate_command(app, action);
+  keval::add_compare_command(app, action);
+  keval::add_code_metrics_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -47,6 +47,11 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_flag("--quiet", *quiet, "print no table");
   cmd->add_flag("--sanitize", options->sanitize,
                 "also run each passing submission's small cases under compute-sanitizer memcheck (CUDA; unsandboxed)");
+  options->code_metrics = "auto";
+  cmd->add_option("--code-metrics", options->code_metrics,
+                  "CodeBLEU against the golden and radon's maintainability index and complexity per "
+                  "submission: auto (default: when submissions come from `keval generate`), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   auto no_sandbox = std::make_shared<bool>(false);
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   auto shard = std::make_shared<std::string>();

@@ -10,6 +10,7 @@
 
 #include "common/near_name.h"
 #include "engine/ceilings.h"
+#include "engine/code_metrics.h"
 #include "engine/device_probe.h"
 #include "engine/evaluation_key.h"
 #include "engine/evaluator.h"
@@ -432,8 +433,15 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   }
 
   RunOutput output;
-  for (auto& r : results) {
-    if (r) output.results.push_back(std::move(*r));
+  std::vector<const Submission*> scored;  // output.results[j] came from *scored[j]
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i]) continue;
+    results[i]->generation = submissions[i].generation;  // a stored or shared result is another sample's
+    output.results.push_back(std::move(*results[i]));
+    scored.push_back(&submissions[i]);
+  }
+  if (wants_code_metrics(options.code_metrics, submissions)) {
+    add_code_metrics(output.results, scored, suite, options.out / "work" / "code-metrics", log);
   }
   output.summary = make_summary(output.results, environment);
   output.summary["run_id"] = run_id;

@@ -39,6 +39,7 @@ struct RunOptions {
   bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
   int timing_max_samples = 0;      // 0 = the device's default
   bool batch_variants = false;     // sweep: keval's own variants, a task's many in one job (variant_batch.h)
+  std::string code_metrics = "off";  // CodeBLEU, maintainability: on | off | auto (generated submissions)
 };
 
 struct RunOutput {

@@ -56,6 +56,8 @@ nlohmann::json SubmissionResult::to_json() const {
           {"hash", hash},
           {"static_flags", static_flags},
           {"job_seconds", job_seconds},
+          {"generation", generation},
+          {"code_metrics", code_metrics},
           {"cases", cases_json}};
 }
 
@@ -70,6 +72,8 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
   r.judgement.verdict = verdict_from_name(j.value("verdict", "crash")).value_or(Verdict::kCrash);
   r.judgement.reasons = j.value("reasons", std::vector<std::string>{});
   r.call_ok_ = j.value("call", false);
+  r.generation = j.value("generation", nlohmann::json());
+  r.code_metrics = j.value("code_metrics", nlohmann::json());
   r.timing_method = j["timing_method"].is_string() ? j["timing_method"].get<std::string>() : "";
   r.speedup = optional_from(j, "speedup");
   if (j.contains("speedup_ci") && j["speedup_ci"].is_array()) {

@@ -45,6 +45,10 @@ struct SubmissionResult {
   std::vector<CaseResult> cases;
   std::vector<std::string> static_flags;  // informative findings of the static scan
   nlohmann::json job_seconds = nlohmann::json::object();  // per job: wall_s and phases (job_seconds.h)
+  nlohmann::json generation;    // the submission's `keval generate` record, null otherwise
+  // codebleu (against the golden), maintainability_index, cyclomatic_complexity of the
+  // submission's own code (code_metrics.h); null when not computed
+  nlohmann::json code_metrics;
 
   bool call() const { return judgement.verdict != Verdict::kBadSubmission && call_ok_; }
   bool exec() const { return judgement.verdict == Verdict::kPass; }

@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "report/generation_summary.h"
 #include "stats/speedup_stats.h"
 
 namespace keval {
@@ -61,6 +62,9 @@ nlohmann::json make_summary(const std::vector<SubmissionResult>& results,
     categories[category] = f;
   }
   summary["per_category"] = categories;
+  summary["pass_at_k"] = pass_at_k_over_tasks(all);
+  summary["code_metrics"] = code_metric_means(all);
+  summary["per_model"] = per_model_summary(results);
   summary["timing_method"] = timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method);
   summary["speedup_baseline"] = "golden";
   summary["environment"] = environment;

@@ -1,5 +1,6 @@
 #include "stats/bootstrap.h"
 
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -80,6 +81,24 @@ Interval bootstrap_median_ci(const std::vector<double>& sample_ms, double confid
   for (int r = 0; r < resamples; ++r) medians.push_back(resampled_median(sample_ms, scratch, rng));
   const double tail = (1.0 - confidence) / 2.0 * 100.0;
   return Interval{percentile(medians, tail), percentile(medians, 100.0 - tail)};
+}
+
+Interval bootstrap_geomean_ci(const std::vector<double>& positive_values, double confidence,
+                              int resamples, std::uint64_t seed) {
+  require_positive_times(positive_values, "value");
+  require_settings(confidence, resamples);
+  std::vector<double> logs;
+  for (double v : positive_values) logs.push_back(std::log(v));
+  std::mt19937_64 rng(seed);
+  std::vector<double> geomeans;
+  geomeans.reserve(static_cast<std::size_t>(resamples));
+  for (int r = 0; r < resamples; ++r) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < logs.size(); ++i) sum += logs[draw_index(rng, logs.size())];
+    geomeans.push_back(std::exp(sum / static_cast<double>(logs.size())));
+  }
+  const double tail = (1.0 - confidence) / 2.0 * 100.0;
+  return Interval{percentile(geomeans, tail), percentile(geomeans, 100.0 - tail)};
 }
 
 }  // namespace keval

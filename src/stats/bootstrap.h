@@ -27,4 +27,9 @@ Interval bootstrap_ratio_ci(const std::vector<double>& baseline_ms,
 Interval bootstrap_median_ci(const std::vector<double>& sample_ms, double confidence = 0.95,
                              int resamples = 2000, std::uint64_t seed = 1);
 
+// Percentile-bootstrap CI of the geometric mean of positive values (speedups of the passing
+// submissions of one model), seeded as above. Same preconditions.
+Interval bootstrap_geomean_ci(const std::vector<double>& positive_values, double confidence = 0.95,
+                              int resamples = 2000, std::uint64_t seed = 1);
+
 }  // namespace keval

@@ -1,5 +1,6 @@
 #include "stats/bootstrap.h"
 
+#include <cmath>
 #include <random>
 #include <stdexcept>
 
@@ -68,6 +69,27 @@ TEST(StatsBootstrapTest, MedianIntervalBracketsTheMedianAndNarrowsWithSamples) {
   EXPECT_GT(many.high, 1.0);
   EXPECT_LT(many.high - many.low, (few.high - few.low) / 2.0);
   EXPECT_THROW(bootstrap_median_ci({}), std::invalid_argument);
+}
+
+TEST(BootstrapTest, GeomeanIntervalHoldsTheGeomeanAndIsReproducible) {
+  const std::vector<double> speedups = {0.5, 0.9, 1.1, 1.3, 2.0, 2.5};
+  const Interval a = bootstrap_geomean_ci(speedups);
+  const Interval b = bootstrap_geomean_ci(speedups);
+  EXPECT_EQ(a.low, b.low);
+  EXPECT_EQ(a.high, b.high);
+  const double geomean = std::exp((std::log(0.5) + std::log(0.9) + std::log(1.1) + std::log(1.3) +
+                                   std::log(2.0) + std::log(2.5)) / 6.0);
+  EXPECT_LT(a.low, geomean);
+  EXPECT_GT(a.high, geomean);
+  EXPECT_GE(a.low, 0.5);
+  EXPECT_LE(a.high, 2.5);
+}
+
+TEST(BootstrapTest, GeomeanIntervalOfOneValueIsThatValue) {
+  const Interval i = bootstrap_geomean_ci({1.7});
+  EXPECT_DOUBLE_EQ(i.low, 1.7);
+  EXPECT_DOUBLE_EQ(i.high, 1.7);
+  EXPECT_THROW(bootstrap_geomean_ci({1.0, -2.0}), std::invalid_argument);
 }
 
 }  // namespace

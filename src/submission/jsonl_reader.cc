@@ -16,7 +16,7 @@ namespace {
 // Keeps the key order of the line, so "has: ..." lists keys as written.
 using Json = nlohmann::ordered_json;
 
-const std::vector<std::string> kKnownKeys = {"task", "code", "id", "predict", "file"};
+const std::vector<std::string> kKnownKeys = {"task", "code", "id", "predict", "file", "generation"};
 
 bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
@@ -98,19 +98,7 @@ std::string missing_task_problem(const Json& object) {
   return what + key_hint(object, {"task", "file"});
 }
 
-}  // namespace
-
-Submission parse_submission_line(std::string_view line, const std::string& origin) {
-  Json object;
-  try {
-    object = Json::parse(line);
-  } catch (const Json::exception& error) {
-    return bad_submission("", "", origin, origin + ": invalid JSON: " + parse_message(error), line);
-  }
-  if (!object.is_object()) {
-    return bad_submission("", "", origin,
-                          origin + ": expected a JSON object, got " + object.type_name(), line);
-  }
+Submission read_fields(const Json& object, std::string_view line, const std::string& origin) {
   const Fields fields = read_task_and_id(object);
   auto fail = [&](const std::string& what) {
     return bad_submission(fields.task.value_or(""), fields.id, origin, origin + ": " + what, line);
@@ -133,6 +121,32 @@ Submission parse_submission_line(std::string_view line, const std::string& origi
                                      "\" has no code in its fenced blocks");
   }
   return usable_submission(*fields.task, std::move(code), fields.id, origin);
+}
+
+}  // namespace
+
+Submission parse_submission_line(std::string_view line, const std::string& origin) {
+  Json object;
+  try {
+    object = Json::parse(line);
+  } catch (const Json::exception& error) {
+    return bad_submission("", "", origin, origin + ": invalid JSON: " + parse_message(error), line);
+  }
+  if (!object.is_object()) {
+    return bad_submission("", "", origin,
+                          origin + ": expected a JSON object, got " + object.type_name(), line);
+  }
+  Submission submission = read_fields(object, line, origin);
+  // A generated sample keeps its record whatever became of it: a reply without code still counts
+  // as one of the model's K samples.
+  if (auto it = object.find("generation"); it != object.end() && !it->is_null()) {
+    if (!it->is_object()) {
+      return bad_submission(submission.task, submission.id, origin,
+                            origin + ": " + type_problem("generation", *it, "an object"), line);
+    }
+    submission.generation = nlohmann::json::parse(it->dump());
+  }
+  return submission;
 }
 
 std::vector<Submission> read_jsonl_file(const std::filesystem::path& path) {

@@ -124,5 +124,20 @@ TEST(SubmissionJsonlTest, FileWithOnlyBlankLinesThrows) {
   }
 }
 
+TEST(JsonlReaderTest, KeepsTheGenerationRecordEvenOfAReplyWithoutCode) {
+  const Submission good = parse(R"({"task": "relu", "code": "x = 1\n", "id": "relu@m#0", "generation": {"model": "m", "sample": 0}})");
+  EXPECT_TRUE(good.error.empty());
+  EXPECT_EQ(good.generation["model"], "m");
+  const Submission empty = parse(R"({"task": "relu", "code": "no code here\n```python\n```", "generation": {"model": "m", "sample": 1}})");
+  EXPECT_FALSE(empty.error.empty());
+  EXPECT_EQ(empty.generation["sample"], 1);
+  EXPECT_EQ(good.hash, parse(R"({"task": "relu", "code": "x = 1\n"})").hash);
+}
+
+TEST(JsonlReaderTest, AGenerationThatIsNotAnObjectIsABadSubmission) {
+  const Submission s = parse(R"({"task": "relu", "code": "x = 1\n", "generation": "m"})");
+  EXPECT_EQ(s.error, "s.jsonl:3: field \"generation\" must be an object, got string");
+}
+
 }  // namespace
 }  // namespace keval

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace keval {
 
 struct Submission {
@@ -15,6 +17,9 @@ struct Submission {
   std::string origin;  // "path/file.jsonl:12" or "path/softmax.py"
   std::string error;   // non-empty: unusable (verdict bad_submission), one line
   std::string hash;    // sha256 hex of task + '\n' + code (dedup, resume)
+  // What `keval generate` recorded (model, sample, tokens, latency, cost, prompt template and
+  // retrieved example); null for submissions from elsewhere. Not part of the hash.
+  nlohmann::json generation;
 };
 
 inline constexpr std::size_t kDefaultIdLength = 12;

@@ -1,0 +1,1 @@
+"""keval generate: prompts, an OpenAI-compatible client, resumable sampling, code metrics."""

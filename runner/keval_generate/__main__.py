@@ -1,0 +1,71 @@
+"""python -m keval_generate COMMAND ... (called by `keval generate` and `keval run`).
+
+    generate  --suite-folder DIR --suite-kind KIND [--task-names a,b] --model NAME --base-url URL
+              --samples K --out FILE.jsonl --store FILE.db [--prompt MODE] [--temperature T]
+              [--concurrency N] [--api-key-env VAR] [--corpus PATH] [--price-prompt P] [--price-completion P]
+    metrics   --input PAIRS.jsonl --output METRICS.jsonl
+
+generate prints one JSON object; a bad input ends with one line naming the file or field, exit 2;
+an interrupted generation exits 130 with what is stored (a rerun continues)."""
+import argparse
+import json
+import os
+import sys
+
+from .errors import GenerateError
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m keval_generate")
+    sub = p.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--suite-folder", required=True)
+    g.add_argument("--suite-kind", default="keval")
+    g.add_argument("--task-names", default="")
+    g.add_argument("--model", required=True)
+    g.add_argument("--base-url", required=True)
+    g.add_argument("--samples", type=int, required=True)
+    g.add_argument("--out", required=True)
+    g.add_argument("--store", required=True)
+    g.add_argument("--prompt", default="zero-shot")
+    g.add_argument("--temperature", type=float)
+    g.add_argument("--max-tokens", type=int)
+    g.add_argument("--concurrency", type=int, default=8)
+    g.add_argument("--api-key-env", default=None)
+    g.add_argument("--corpus")
+    g.add_argument("--peer-checkout")
+    g.add_argument("--price-prompt", type=float)
+    g.add_argument("--price-completion", type=float)
+    g.add_argument("--request-timeout", type=float, default=600.0)
+    g.add_argument("--max-attempts", type=int, default=8)
+    m = sub.add_parser("metrics")
+    m.add_argument("--input", required=True)
+    m.add_argument("--output", required=True)
+    return p
+
+
+def main() -> int:
+    args = parser().parse_args()
+    try:
+        if args.command == "generate":
+            from .generate import generate
+            args.api_key_env_given = args.api_key_env is not None
+            args.api_key_env = args.api_key_env or "OPENAI_API_KEY"
+            result = generate(args)
+        else:
+            from .code_metrics import metrics
+            metrics(args)  # its caller reads --output; stdout stays the caller's (keval run's table)
+            return 0
+    except GenerateError as e:
+        print(f"keval: {e}", file=sys.stderr, flush=True)
+        os._exit(2)  # other requests in flight would otherwise run out their retries first
+    except KeyboardInterrupt:
+        print("keval: generate interrupted; what arrived is stored, run the same command again to continue",
+              file=sys.stderr, flush=True)
+        os._exit(130)  # requests in flight are abandoned; their threads must not hold the exit
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+// keval generate: samples from an OpenAI-compatible server into a submissions JSONL
+// (docs/generate.md). The HTTP client, prompts and retrieval are Python (runner/keval_generate,
+// docs/architecture.md says why); this side checks the options and the suite and picks the tasks.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "engine/python_tool.h"
+#include "suite/adapters/peer_source.h"
+#include "suite/suite.h"
+
+namespace keval {
+namespace {
+
+struct GenerateOptions {
+  std::string suite, tasks, model, base_url, api_key_env, prompt = "zero-shot", out, store, corpus, python;
+  int samples = 0;
+  int concurrency = 8;
+  int max_tokens = 0;
+  int max_attempts = 8;
+  double request_timeout = 600;
+  std::optional<double> temperature, price_prompt, price_completion;
+};
+
+std::string number(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+// The store beside the output: subs.jsonl -> subs.generate.db.
+std::string default_store(const std::string& out) {
+  std::filesystem::path path = out;
+  return (path.parent_path() / (path.stem().string() + ".generate.db")).string();
+}
+
+std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite, const std::string& kind) {
+  std::string names;
+  for (const Task* task : suite.select(o.tasks)) names += (names.empty() ? "" : ",") + task->name;
+  if (names.empty()) throw std::runtime_error("--tasks " + o.tasks + ": no task of " + o.suite + " matches");
+  std::vector<std::string> args = {"generate", "--suite-folder", suite.dir().string(), "--suite-kind", kind,
+                                   "--task-names", names, "--model", o.model, "--base-url", o.base_url,
+                                   "--samples", std::to_string(o.samples), "--out", o.out,
+                                   "--store", o.store.empty() ? default_store(o.out) : o.store,
+                                   "--prompt", o.prompt, "--concurrency", std::to_string(o.concurrency),
+                                   "--max-attempts", std::to_string(o.max_attempts),
+                                   "--request-timeout", number(o.request_timeout)};
+  if (!o.api_key_env.empty()) args.insert(args.end(), {"--api-key-env", o.api_key_env});
+  if (o.temperature) args.insert(args.end(), {"--temperature", number(*o.temperature)});
+  if (o.max_tokens > 0) args.insert(args.end(), {"--max-tokens", std::to_string(o.max_tokens)});
+  if (o.price_prompt) args.insert(args.end(), {"--price-prompt", number(*o.price_prompt)});
+  if (o.price_completion) args.insert(args.end(), {"--price-completion", number(*o.price_completion)});
+  if (!o.corpus.empty()) args.insert(args.end(), {"--corpus", o.corpus});
+  return args;
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("generate", "sample kernels from an OpenAI-compatible server into submissions JSONL");
+  auto o = std::make_shared<GenerateOptions>();
+  cmd->add_option("--suite", o->suite, "suite folder or KIND:CHECKOUT (tritonbench-g, tritonbench-t, kernelbench, kernelbenchx)")
+      ->required();
+  cmd->add_option("--tasks", o->tasks, "only tasks matching this glob");
+  cmd->add_option("--model", o->model, "model name as the server knows it")->required();
+  cmd->add_option("--base-url", o->base_url, "the API's base URL, e.g. http://localhost:8000/v1")->required();
+  cmd->add_option("--api-key-env", o->api_key_env, "environment variable holding the API key (default OPENAI_API_KEY, if set)");
+  cmd->add_option("--samples", o->samples, "samples per task (K)")->required()->check(CLI::Range(1, 10000));
+  cmd->add_option("--prompt", o->prompt, "zero-shot (default), one-shot or one-shot-retrieved")
+      ->check(CLI::IsMember({"zero-shot", "one-shot", "one-shot-retrieved"}));
+  cmd->add_option("--temperature", o->temperature, "sampling temperature (default: the server's)")->check(CLI::Range(0.0, 2.0));
+  cmd->add_option("--max-tokens", o->max_tokens, "completion token limit (default: the server's)")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--concurrency", o->concurrency, "requests in flight (default 8)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--out", o->out, "submissions JSONL to write")->required();
+  cmd->add_option("--store", o->store, "SQLite store of every response (default: OUT's stem + .generate.db)");
+  cmd->add_option("--corpus", o->corpus, "a peer checkout or JSON/JSONL file added to the one-shot corpus");
+  cmd->add_option("--price-prompt", o->price_prompt, "USD per million prompt tokens (records the cost)")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--price-completion", o->price_completion, "USD per million completion tokens")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--request-timeout", o->request_timeout, "seconds per request (default 600)")->check(CLI::Range(1.0, 86400.0));
+  cmd->add_option("--max-attempts", o->max_attempts, "attempts per request before giving up (default 8)")->check(CLI::Range(1, 100));
+  cmd->add_option("--python", o->python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
+  cmd->callback([o, &action] {
+    action = [o] {
+      use_python(o->python);
+      if (o->price_prompt.has_value() != o->price_completion.has_value()) {
+        throw std::runtime_error("--price-prompt and --price-completion go together (the cost needs both)");
+      }
+      const auto peer = parse_peer_spec(o->suite);
+      const Suite suite = Suite::load(resolve_suite_folder(o->suite));
+      auto args = tool_args(*o, suite, peer ? peer->kind : "keval");
+      if (peer) args.insert(args.end(), {"--peer-checkout", peer->path});  // its own corpus, when it has one
+      const int status = run_python_tool("keval_generate", args);  // it says why when it fails
+      return status == 2 ? 1 : status;
+    };
+  });
+}
+
+}  // namespace keval

@@ -1,0 +1,110 @@
+"""A small OpenAI-compatible chat-completions server for the tests: a real process on a real
+socket that replays recorded completions, and the faults a real server shows.
+
+Config (JSON): {
+  "routes": [{"match": "substring of the user message", "responses": ["text", ...]}, ...],
+  "faults": {"3": "rate_limit", "5": "server_error", "7": "broken_json", "9": "no_choices"},
+  "delay_s": 0.0 }
+A request is answered with the first route whose `match` is in its last message, response
+number `seed % len(responses)` (the client sends the sample index as `seed`). `faults` maps the
+request's ordinal (1-based, over the server's life) to a fault answered instead: 429 with
+Retry-After: 1, 500, a body that is not JSON, or JSON without choices.
+
+    python fake_openai_server.py --config C.json --port-file PORT [--log REQUESTS.jsonl]
+"""
+import argparse
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class State:
+    def __init__(self, config: dict, log_path: str | None):
+        self.routes = config["routes"]
+        self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
+        self.delay_s = float(config.get("delay_s", 0.0))
+        self.log_path = log_path
+        self.lock = threading.Lock()
+        self.count = 0
+
+    def next_ordinal(self) -> int:
+        with self.lock:
+            self.count += 1
+            return self.count
+
+    def log(self, entry: dict):
+        if self.log_path:
+            with self.lock, open(self.log_path, "a") as f:
+                f.write(json.dumps(entry) + "\n")
+
+
+def make_handler(state: State):
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, code: int, body: bytes, headers: dict | None = None):
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except BrokenPipeError:
+                pass  # the client was killed mid-request: what the crash test does
+
+        def do_POST(self):
+            if not self.path.endswith("/chat/completions"):
+                return self.reply(404, b'{"error": {"message": "no such route"}}')
+            request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            ordinal = state.next_ordinal()
+            fault = state.faults.get(ordinal)
+            prompt = request["messages"][-1]["content"]
+            route = next((r for r in state.routes if r["match"] in prompt), None)
+            seed = int(request.get("seed") or 0)
+            state.log({"ordinal": ordinal, "fault": fault, "route": route["match"] if route else None, "seed": seed})
+            time.sleep(state.delay_s)
+            if fault == "rate_limit":
+                return self.reply(429, b'{"error": {"message": "slow down"}}', {"Retry-After": "1"})
+            if fault == "server_error":
+                return self.reply(500, b'{"error": {"message": "overloaded"}}')
+            if fault == "broken_json":
+                return self.reply(200, b'{"choices": [{"message": {"content": "trunc')
+            if fault == "no_choices":
+                return self.reply(200, b'{"object": "chat.completion"}')
+            if request.get("model") != "fake-model":
+                return self.reply(404, json.dumps({"error": {"message": f"model {request.get('model')} not found"}}).encode())
+            if route is None:
+                return self.reply(400, b'{"error": {"message": "no recorded completion for this prompt"}}')
+            text = route["responses"][seed % len(route["responses"])]
+            body = {"id": f"cmpl-{ordinal}", "object": "chat.completion", "model": request["model"],
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                 "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text) // 4,
+                              "total_tokens": len(prompt) // 4 + len(text) // 4}}
+            return self.reply(200, json.dumps(body).encode())
+
+    return Handler
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--config", required=True)
+    p.add_argument("--port-file", required=True)
+    p.add_argument("--log")
+    args = p.parse_args()
+    with open(args.config) as f:
+        state = State(json.load(f), args.log)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(state))
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    import os
+    os.replace(args.port_file + ".tmp", args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
