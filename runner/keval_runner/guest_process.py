@@ -11,6 +11,7 @@ import signal
 
 import time
 
+from . import sandbox
 from .guest_channel import Channel, ChannelError, FrameError
 
 EXIT_DEVICE_ERROR = 4
@@ -37,8 +38,13 @@ class GuestProcess:
         from .guest import run_guest
 
         warden_end, guest_end = Channel.pair()
+        warden = os.getpid()
         pid = os.fork()
         if pid == 0:
+            # the guest dies with its warden (a uid switch clears this: sandbox.apply sets it again)
+            sandbox.set_parent_death_signal()
+            if os.getppid() != warden:  # it died before the signal was set
+                os.kill(os.getpid(), signal.SIGKILL)
             warden_end.close()
             for fd in close_fds:
                 try:

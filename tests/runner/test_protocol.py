@@ -3,6 +3,7 @@ kills, shutdown, and a protocol stream that candidate prints can never reach."""
 
 import os
 import signal
+import pathlib
 import time
 
 from runner_harness import case, of_type, only
@@ -134,16 +135,32 @@ def _gone(pid: int) -> bool:
         return True
 
 
+def _children_of(pid: int) -> list:
+    found = []
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def test_children_die_with_the_zygote(fresh_runner, jobs):
+    """The job's child (the warden) and the guest running the submission's endless call."""
     fresh_runner.send(jobs.candidate("infinite_loop"))
     pid = fresh_runner.next()["pid"]
     fresh_runner.next()  # entry: the child is now in the call
+    guests = _children_of(pid)
+    assert guests, "the warden has no guest"
     fresh_runner.proc.kill()
     fresh_runner.proc.wait(timeout=10)
     deadline = time.time() + 10
-    while not _gone(pid) and time.time() < deadline:
+    while not all(_gone(p) for p in [pid, *guests]) and time.time() < deadline:
         time.sleep(0.05)
     assert _gone(pid)
+    assert all(_gone(p) for p in guests), f"guest(s) {guests} outlived their warden"
 
 
 def test_the_submission_holds_no_pipe_to_the_controller(runner, jobs):
