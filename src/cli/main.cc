@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/parse_error.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"keval: evaluates model-written Triton kernels against a task suite"};
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return keval::report_parse_error(app, e, argc, argv, std::cerr);
   }
   try {
     return action ? action() : 2;
