@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   keval::add_generate_command(app, action);
   keval::add_compare_command(app, action);
   keval::add_code_metrics_command(app, action);
+  keval::add_report_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
