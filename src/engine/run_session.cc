@@ -96,6 +96,7 @@ std::string submission_suffix(const Task& task) {
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
                       const RunOptions& options, std::ostream& log) {
+  check_tasks_glob(suite, options.tasks_glob, submissions);
   OutLock out_lock(options.out);
   std::filesystem::create_directories(options.out / "work");
   std::filesystem::create_directories(options.out / "logs");
@@ -202,7 +203,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   std::vector<size_t> pending;
   std::map<std::string, size_t> first_pending_of;            // key -> first line with it
   std::vector<std::pair<size_t, size_t>> same_code_as;       // (line, earlier line, same key)
-  size_t resumed = 0, selected_submissions = 0;
+  size_t resumed = 0;
   const auto selected = suite.select(options.tasks_glob);
   for (size_t i = 0; i < submissions.size(); ++i) {
     const Submission& s = submissions[i];
@@ -216,7 +217,6 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       continue;
     }
     if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
-    ++selected_submissions;
     keys[i] = evaluation_key(s.hash, *task, settings, context);
     if (auto stored = store.find_result(keys[i]); stored && !rerun.wants(*stored)) {
       results[i] = std::move(*stored);
@@ -233,7 +233,6 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
     pending.push_back(i);
   }
-  check_tasks_glob(suite, options.tasks_glob, submissions, selected_submissions);
   for (size_t i = 0; i < submissions.size(); ++i) {
     if (results[i] && results[i]->judgement.verdict == Verdict::kBadSubmission && keys[i].empty()) {
       keys[i] = sha256_hex("bad\n" + submissions[i].hash);

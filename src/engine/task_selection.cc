@@ -1,5 +1,6 @@
 #include "engine/task_selection.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -16,15 +17,19 @@ std::string joined(const std::vector<std::string>& names) {
 
 }  // namespace
 
-void check_tasks_glob(const Suite& suite, const std::string& glob, const std::vector<Submission>& submissions,
-                      size_t selected_submissions) {
+void check_tasks_glob(const Suite& suite, const std::string& glob, const std::vector<Submission>& submissions) {
   if (glob.empty()) return;
-  if (suite.select(glob).empty()) {
+  const std::vector<const Task*> selected = suite.select(glob);
+  if (selected.empty()) {
     const auto near = near_names(glob, suite.names());
     throw std::runtime_error("--tasks \"" + glob + "\" matches no task of " + suite.dir().string() +
                              (near.empty() ? std::string(" (keval tasks list shows them)") : " (near: " + joined(near) + ")"));
   }
-  if (selected_submissions == 0 && !submissions.empty()) {
+  std::set<std::string> names;
+  for (const Task* task : selected) names.insert(task->name);
+  const bool any = std::any_of(submissions.begin(), submissions.end(),
+                               [&](const Submission& s) { return names.count(s.task) > 0; });
+  if (!any && !submissions.empty()) {
     std::set<std::string> tasks;
     for (const auto& s : submissions) tasks.insert(s.task);
     throw std::runtime_error("--tasks \"" + glob + "\" matches no submission's task (the submissions are for: " +
