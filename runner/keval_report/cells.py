@@ -27,6 +27,13 @@ def number(value) -> str:
     return f"{value:.3g}" if isinstance(value, float) else str(value)
 
 
+def element(value) -> str:
+    """An output element: seven digits, so two close values still read as different."""
+    if isinstance(value, float):
+        return f"{value:.7g}"
+    return number(value)
+
+
 def first_reason(result: dict, limit: int = 0) -> str:
     reasons = result.get("reasons") or []
     text = " ".join(str(reasons[0]).split()) if reasons else ""

@@ -142,8 +142,8 @@ def _failing_table(compares: list) -> str:
     rows = []
     for where, out in found:
         first = out.get("first_bad") or {}
-        first_text = (f'{first.get("position")}: got {cells.number(first.get("actual"))}, expected '
-                      f'{cells.number(first.get("expected"))} (atol {cells.number(out.get("atol"))}, rtol '
+        first_text = (f'{first.get("position")}: got {cells.element(first.get("actual"))}, expected '
+                      f'{cells.element(first.get("expected"))} (atol {cells.number(out.get("atol"))}, rtol '
                       f'{cells.number(out.get("rtol"))})') if first else "–"
         rows.append("<tr>" + _td(e(where)) + _td(e(out.get("index")), numeric=True) +
                     _td(e(f'{out.get("shape")} (expected {out.get("ref_shape")})')) +

@@ -1,6 +1,7 @@
 #include "judge/judge.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "judge/expected_messages.h"
@@ -100,14 +101,26 @@ std::string first_bad_text(const json& out) {
   auto found = out.find("first_bad");
   if (found == out.end() || !found->is_object()) return "";
   const json& bad = *found;
-  auto value = [](const json& v) { return v.is_string() ? v.get<std::string>() : number(v); };
+  // Seven digits: three made "got 0.579, expected 0.579" of a float32 element 2e-4 apart.
+  auto value = [](const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (!v.is_number()) return std::string("n/a");
+    std::ostringstream out;
+    out.precision(7);
+    out << v.get<double>();
+    return out.str();
+  };
   std::string position;
   for (const auto& p : bad.value("position", json::array())) position += (position.empty() ? "" : ", ") + p.dump();
   std::string text = "; first at [" + position + "]";
   if (bad.contains("flat_index") && bad["flat_index"].is_number()) {
     text += " (element " + bad["flat_index"].dump() + " of " + std::to_string(count(out, "numel")) + ")";
   }
-  text += ": got " + value(bad.value("actual", json(nullptr))) + ", expected " + value(bad.value("expected", json(nullptr)));
+  const json actual = bad.value("actual", json(nullptr)), expected = bad.value("expected", json(nullptr));
+  text += ": got " + value(actual) + ", expected " + value(expected);
+  if (actual.is_number() && expected.is_number()) {
+    text += " (diff " + number(json(std::abs(actual.get<double>() - expected.get<double>()))) + ")";
+  }
   if (out.contains("atol") && out["atol"].is_number() && out.contains("rtol") && out["rtol"].is_number()) {
     text += num(out, "atol", 0) == 0 && num(out, "rtol", 0) == 0
                 ? ", exact match required"

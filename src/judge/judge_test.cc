@@ -35,12 +35,17 @@ TEST(JudgeTest, MismatchReasonNamesCaseAndCounts) {
 TEST(JudgeTest, ReasonNamesTheFirstBadElementItsValuesAndTheTolerance) {
   json out = output({37}, "float32", 1);
   out["first_bad"] = {{"flat_index", 36}, {"position", {36}}, {"actual", 2.5}, {"expected", 1.0}};
+  json close = out;
+  close["first_bad"]["actual"] = 0.5792141;
+  close["first_bad"]["expected"] = 0.5790001;
+  EXPECT_NE(judge(facts_with({close}), {}).reasons[0].find("got 0.5792141, expected 0.5790001 (diff 0.000214)"),
+            std::string::npos);
   out["atol"] = 1e-5;
   out["rtol"] = 1e-5;
   Judgement j = judge(facts_with({out}), {});
   ASSERT_EQ(j.verdict, Verdict::kMismatch);
   EXPECT_NE(j.reasons[0].find("1 of 37 elements outside tolerance; first at [36] (element 36 of 37): got 2.5, "
-                              "expected 1, allowed |diff| <= 1e-05 + 1e-05 x |expected|"),
+                              "expected 1 (diff 1.5), allowed |diff| <= 1e-05 + 1e-05 x |expected|"),
             std::string::npos) << j.reasons[0];
   EXPECT_EQ(j.reasons[0].find("max rel err"), std::string::npos) << "a relative error against 0 reads as 1.7e+308";
 }
