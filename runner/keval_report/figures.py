@@ -15,6 +15,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9, "svg.hashsalt": "keval"})
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 VERDICT_COLOURS = {"pass": "#2e7d32", "mismatch": "#e65100", "nan_mismatch": "#f57c00", "wrong_shape": "#8e24aa",
                    "wrong_dtype": "#ab47bc", "runtime_error": "#c62828", "compile_error": "#d32f2f",
@@ -58,6 +59,7 @@ def speedup_distribution(runs: list) -> str:
     ax.set_xticks(list(ticks), [f"{2 ** t:g}x" for t in ticks])
     ax.set_xlabel("speedup (log scale; right of the dashed line: faster than the baseline)")
     ax.set_ylabel("submissions")
+    ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax.set_title(title, loc="left")
     if len(series) > 1:
         ax.legend()
