@@ -33,7 +33,7 @@ demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
 	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
-	KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
+	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
 test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale
 
