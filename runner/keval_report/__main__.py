@@ -30,10 +30,10 @@ def main(argv=None) -> int:
             with open(path, "w") as f:
                 f.write(content)
     except ReportError as exc:
-        print(str(exc), file=sys.stderr)
+        print(f"keval: {exc}", file=sys.stderr)
         return 2
     except ImportError as exc:
-        print(f"keval report: the report needs {exc.name} in the runner's Python "
+        print(f"keval: the report needs {exc.name} in the runner's Python "
               f"({sys.executable}); scripts/install-deps.sh installs it", file=sys.stderr)
         return 2
     n = sum(len(run.results) for run in runs)

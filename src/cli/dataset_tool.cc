@@ -19,16 +19,14 @@ std::string quote(const std::string& text) {
 
 }  // namespace
 
-void run_dataset_tool(const std::vector<std::string>& args) { run_python_module("keval_dataset", args); }
-
-void run_python_module(const std::string& module, const std::vector<std::string>& args) {
-  std::string command = quote(choose_python("")) + " -m " + module;
+void run_dataset_tool(const std::vector<std::string>& args) {
+  std::string command = quote(choose_python("")) + " -m keval_dataset";
   for (const auto& arg : args) command += " " + quote(arg);
   const std::string runner = find_runner_dir().string();
   const char* old = std::getenv("PYTHONPATH");
   command = "PYTHONPATH=" + quote(runner + (old && *old ? ":" + std::string(old) : "")) + " " + command + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot start python -m " + module);
+  if (!pipe) throw std::runtime_error("cannot start python -m keval_dataset");
   std::string output;
   char buffer[4096];
   while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;

@@ -10,7 +10,4 @@ namespace keval {
 // line (one line naming the file and field) when it fails.
 void run_dataset_tool(const std::vector<std::string>& args);
 
-// The same for another of keval's Python tools (`python -m MODULE ARGS`, e.g. keval_report).
-void run_python_module(const std::string& module, const std::vector<std::string>& args);
-
 }  // namespace keval

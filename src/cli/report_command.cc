@@ -2,7 +2,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "cli/dataset_tool.h"
+#include "engine/python_tool.h"
 
 namespace keval {
 
@@ -28,8 +28,8 @@ void add_report_command(CLI::App& app, CommandAction& action) {
                                      std::string("--title"), *title}) {
         args.push_back(arg);
       }
-      run_python_module("keval_report", args);
-      return 0;
+      // The tool prints its own one-line `keval:` error; its status 2 (bad input) is keval's 1.
+      return run_python_tool("keval_report", args) == 0 ? 0 : 1;
     };
   });
 }
