@@ -4,23 +4,36 @@ BUILD ?= build
 KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
+PREFIX ?= /usr/local
 
-.PHONY: all deps build demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale clean
+.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale clean
 
 all: build
 
 deps:
 	@KEVAL_PREBUILT=$(if $(filter $(BUILD)/keval,$(KEVAL)),0,1) bash scripts/install-deps.sh
 
-# A carried, prebuilt binary (KEVAL=path) is used as is.
+# A carried, prebuilt binary (KEVAL=path) is used as is. keval.python records the runner's
+# Python beside the binary, so `build/keval run ...` finds it without KEVAL_PYTHON.
 build: deps
 	@if [ "$(KEVAL)" = "$(BUILD)/keval" ]; then \
 	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null && \
-	  ninja -C $(BUILD) -j$$(nproc) ; fi
+	  ninja -C $(BUILD) -j$$(nproc) && \
+	  echo "$(PY)" > $(BUILD)/keval.python ; fi
+
+# keval on PATH: $(PREFIX)/bin/keval, its runner and the recorded Python in $(PREFIX)/share/keval.
+install: build
+	install -d $(PREFIX)/bin $(PREFIX)/share/keval/runner
+	install -m 755 $(BUILD)/keval $(PREFIX)/bin/keval
+	cp -r runner/keval_runner runner/keval_dataset runner/keval_report $(PREFIX)/share/keval/runner/
+	echo "$(PY)" > $(PREFIX)/share/keval/python
+	@echo "installed $(PREFIX)/bin/keval (runner Python: $(PY))"
 
 demo: build
 	KEVAL_PYTHON=$(PY) $(KEVAL) run --suite suites/keval --submissions examples/submissions.jsonl \
 	  --out out/demo --device $(DEVICE)
+	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
+	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
 test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale
 

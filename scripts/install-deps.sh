@@ -17,6 +17,8 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)
 /usr/bin/python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
+# The HTML report's browser test (tests/e2e/test_report.py) loads the page in headless Chromium.
+command -v chromium >/dev/null || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ] && [ "${KEVAL_SKIP_APT:-0}" != 1 ]; then
   if [ "${KEVAL_PREBUILT:-0}" = 1 ]; then
     echo "install-deps: using a prebuilt keval; skipping apt (${need_apt[*]})"
@@ -49,6 +51,9 @@ py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import codebleu, tree_sitter_python, radon" 2>/dev/null ||
   "$py" -m pip install -q codebleu "tree-sitter-python<0.23" radon ||
   echo "install-deps: codebleu/radon not installed: code metrics will be null"
+# `keval report`'s plots (SVG drawn by matplotlib; Pillow, which it brings, reads the test's screenshot).
+"$py" -c "import matplotlib, PIL" 2>/dev/null || "$py" -m pip install -q matplotlib ||
+  echo "install-deps: matplotlib not installed: keval report will not run"
 # CPU mode's real bfloat16 (runner/keval_runner/interpreter_bfloat16.py). Without it bfloat16
 # cases still run, on the interpreter's broken bfloat16, so a machine that cannot install it
 # (the offline GPU machine, which never interprets) goes on.

@@ -5,7 +5,9 @@ candidate use the GPU whenever one side is there (a CPU compare of a 2^27-elemen
 float64 took 10 s, the GPU takes milliseconds). Errors are taken over the
 elements finite on both sides; `n_over_tol` counts those with |a-b| > atol + rtol*|ref|
 plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN and
-+Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0).
++Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0). `first_bad`
+names the first such element in row-major order (its index, its value and the expected one),
+so a reason can show what went wrong where, not only how many.
 Large outputs are compared in slices of CHUNK_ELEMENTS: whole, a KernelBench output of 2^31
 float32 elements needed 64 GiB of float64 temporaries, more than the H200 has.
 """
@@ -63,11 +65,38 @@ def _larger(best, value):
     return value if best is None else max(best, value)
 
 
+def _number(value: float):
+    """A float as JSON can carry it: NaN and infinities as strings."""
+    if value != value:
+        return "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    return value
+
+
+def _position(flat_index: int, shape: list) -> list:
+    position = []
+    for size in reversed(shape):
+        position.append(flat_index % size if size else 0)
+        flat_index = flat_index // size if size else 0
+    return list(reversed(position))
+
+
+def _first_bad(bad: torch.Tensor, a: torch.Tensor, b: torch.Tensor, offset: int, shape: list):
+    where = int(bad.to(torch.int8).argmax().item())
+    index = offset + where
+    return {"flat_index": index, "position": _position(index, shape),
+            "actual": _number(float(a[where].item())), "expected": _number(float(b[where].item()))}
+
+
 def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
     """Error facts for two tensors of the same shape."""
     exact = _is_exact(out.dtype) and _is_exact(ref.dtype)
     facts = {"max_abs_err": None, "max_rel_err": None, "n_over_tol": 0,
-             "nan": 0, "inf": 0, "ref_nan": 0, "ref_inf": 0}
+             "nan": 0, "inf": 0, "ref_nan": 0, "ref_inf": 0, "first_bad": None,
+             "atol": 0.0 if exact else atol, "rtol": 0.0 if exact else rtol}
+    shape = list(out.shape) + ([2] if out.is_complex() or ref.is_complex() else [])
+    offset = 0
     for o, r in _slices(out, ref, ref.device):
         a, b = o.to(torch.float64), r.to(torch.float64)
         a_finite, b_finite = torch.isfinite(a), torch.isfinite(b)
@@ -83,7 +112,12 @@ def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) 
             over = both & (diff > (atol + rtol * b.abs()))
         # Non-finite positions agree only when both are NaN or both are the same infinity.
         same_special = (torch.isnan(a) & torch.isnan(b)) | (~a_finite & ~b_finite & (a == b))
-        facts["n_over_tol"] += _count(over) + _count(~both & ~same_special)
+        bad = over | (~both & ~same_special)
+        bad_count = _count(bad)
+        if bad_count and facts["first_bad"] is None:
+            facts["first_bad"] = _first_bad(bad, a, b, offset, shape)
+        offset += a.numel()
+        facts["n_over_tol"] += bad_count
         facts["nan"] += _count(torch.isnan(a))
         facts["inf"] += _count(torch.isinf(a))
         facts["ref_nan"] += _count(torch.isnan(b))

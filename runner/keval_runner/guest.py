@@ -277,8 +277,9 @@ def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
     try:
         try:
             facts = enter_sandbox()
-        except SandboxError as exc:
-            channel.send({"op": "sandbox_failed", "message": str(exc)})
+        except Exception as exc:  # noqa: BLE001 (no code of the submission has run yet)
+            message = str(exc) if isinstance(exc, SandboxError) else f"{type(exc).__name__}: {exc}"
+            channel.send({"op": "sandbox_failed", "message": message})
             raise
         device = torch.device("cpu")
         if request.get("device") == "cuda":

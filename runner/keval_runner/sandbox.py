@@ -251,7 +251,17 @@ def switch_user(uid: int, gid: int) -> None:
 
 
 def apply(settings: dict, request: dict) -> dict:
-    """Sandboxes this (child) process; returns the facts of the `sandbox` message."""
+    """Sandboxes this (child) process; returns the facts of the `sandbox` message. A folder or
+    cache that cannot be made or handed over is a SandboxError: the machine's fault or keval's,
+    found before any code of the submission runs, so never the submission's verdict."""
+    try:
+        return _apply(settings, request)
+    except OSError as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        raise SandboxError(f"{type(exc).__name__}: {exc.strerror or exc}{where}") from exc
+
+
+def _apply(settings: dict, request: dict) -> dict:
     import tempfile
 
     warnings = []

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "suite/adapters/peer_source.h"
 #include "engine/golden_record.h"
+#include "cli/unjudged.h"
 #include "engine/run_session.h"
 #include "submission/submission.h"
 
@@ -47,6 +48,7 @@ void add_golden_command(CLI::App& app, CommandAction& action) {
       std::cout << "wrote " << target.string() << " (" << output.results.size() - failed << " goldens timed";
       if (failed) std::cout << ", " << failed << " failed and left out";
       std::cout << ")\n";
+      if (int code = report_unjudged(output, std::cerr)) return code;
       return failed ? 1 : 0;
     };
   });

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/parse_error.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"keval: evaluates model-written Triton kernels against a task suite"};
@@ -23,10 +24,11 @@ int main(int argc, char** argv) {
   keval::add_generate_command(app, action);
   keval::add_compare_command(app, action);
   keval::add_code_metrics_command(app, action);
+  keval::add_report_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return keval::report_parse_error(app, e, argc, argv, std::cerr);
   }
   try {
     return action ? action() : 2;

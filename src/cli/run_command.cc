@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/unjudged.h"
 #include "suite/adapters/peer_source.h"
 #include "engine/run_session.h"
 #include "engine/shard.h"
@@ -45,6 +46,10 @@ void add_run_command(CLI::App& app, CommandAction& action) {
                   "Triton kernels (CUDA; default 0.5)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--quiet", *quiet, "print no table");
+  cmd->add_option("--rerun", options->rerun,
+                  "judge stored results again: all (the default value), verdicts (crash,timeout) or task globs")
+      ->expected(0, 1)
+      ->default_str("all");
   cmd->add_flag("--sanitize", options->sanitize,
                 "also run each passing submission's small cases under compute-sanitizer memcheck (CUDA; unsandboxed)");
   options->code_metrics = "auto";
@@ -80,8 +85,12 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       run.suite_label = suite_label(*suite_dir);
       RunOutput output = run_session(suite, list, run, std::cerr);
       if (!*quiet) print_result_table(std::cout, output.results, output.summary);
-      std::cout << "wrote " << *out << "/results.jsonl, summary.json, keval.db\n";
-      return 0;
+      const size_t reused = output.summary.value("resumed", size_t{0});
+      std::cout << "reused " << reused << " stored result(s) from " << *out << "/keval.db"
+                << (reused ? " (--rerun judges them again)" : "") << "\n";
+      std::cout << "wrote " << *out << "/results.jsonl, summary.json, keval.db; verdicts, fast_p and pass@k: "
+                << "docs/judging.md; an HTML report: keval report " << *out << " --out report.html\n";
+      return report_unjudged(output, std::cerr);
     };
   });
 }

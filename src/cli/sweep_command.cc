@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/dataset_tool.h"
+#include "cli/unjudged.h"
 #include "engine/run_session.h"
 #include "report/result_table.h"
 #include "submission/submission.h"
@@ -82,7 +83,7 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
       RunOutput output = run_session(suite, read_submissions(variants), run, std::cerr);
       print_result_table(std::cout, output.results, output.summary);
       std::cout << "wrote " << *out << "/variants.jsonl, results.jsonl, summary.json, keval.db\n";
-      return 0;
+      return report_unjudged(output, std::cerr);
     };
   });
 }

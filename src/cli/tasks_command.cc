@@ -7,11 +7,18 @@
 #include "suite/adapters/peer_source.h"
 #include "common/near_name.h"
 #include "suite/suite.h"
+#include "suite/task_json.h"
 
 namespace keval {
 namespace {
 
-int list_tasks(const Suite& suite) {
+int list_tasks(const Suite& suite, bool json) {
+  if (json) {
+    nlohmann::json tasks = nlohmann::json::array();
+    for (const auto& task : suite.tasks()) tasks.push_back(task_json(task, false));
+    std::cout << tasks.dump(2) << "\n";
+    return 0;
+  }
   size_t name_width = 6, category_width = 10;
   for (const auto& task : suite.tasks()) {
     name_width = std::max(name_width, task.name.size() + 2);
@@ -34,11 +41,15 @@ int list_tasks(const Suite& suite) {
   return 0;
 }
 
-int show_task(const Suite& suite, const std::string& name) {
+int show_task(const Suite& suite, const std::string& name, bool json) {
   const Task* task = suite.find(name);
   if (!task) {
     std::cerr << "keval: unknown task \"" << name << "\"" << did_you_mean(name, suite.names()) << "\n";
     return 1;
+  }
+  if (json) {
+    std::cout << task_json(*task, true).dump(2) << "\n";
+    return 0;
   }
   std::cout << task->name << " (v" << task->version << ", track " << task->track << ", "
             << task->category << ", difficulty " << task->difficulty << ")\n"
@@ -61,13 +72,18 @@ void add_tasks_command(CLI::App& app, CommandAction& action) {
   cmd->require_subcommand(1);
   auto suite_dir = std::make_shared<std::string>();
   auto name = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
   auto* list = cmd->add_subcommand("list", "one line per task");
   list->add_option("--suite", *suite_dir, "suite folder")->required();
+  list->add_flag("--json", *json, "print a JSON array of the tasks");
   auto* show = cmd->add_subcommand("show", "one task in full");
   show->add_option("name", *name, "task name")->required();
   show->add_option("--suite", *suite_dir, "suite folder")->required();
-  list->callback([=, &action] { action = [=] { return list_tasks(Suite::load(resolve_suite_folder(*suite_dir))); }; });
-  show->callback([=, &action] { action = [=] { return show_task(Suite::load(resolve_suite_folder(*suite_dir)), *name); }; });
+  show->add_flag("--json", *json, "print the task as a JSON object");
+  list->callback([=, &action] { action = [=] { return list_tasks(Suite::load(resolve_suite_folder(*suite_dir)), *json); }; });
+  show->callback([=, &action] {
+    action = [=] { return show_task(Suite::load(resolve_suite_folder(*suite_dir)), *name, *json); };
+  });
 }
 
 }  // namespace keval

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/unjudged.h"
 #include "suite/adapters/peer_source.h"
 #include "engine/run_session.h"
 #include "report/result_table.h"
@@ -81,6 +82,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
         write_status_report(file, suite, output.results, output.summary, "");
         std::cout << "wrote " << *status << "\n";
       }
+      if (int code = report_unjudged(output, std::cerr)) return code;
       size_t failed = 0;
       for (const auto& r : output.results) failed += !r.exec();
       if (failed) {

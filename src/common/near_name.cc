@@ -40,3 +40,27 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
 }
 
 }  // namespace keval
+
+namespace keval {
+
+std::vector<std::string> near_names(std::string_view pattern, const std::vector<std::string>& candidates,
+                                    size_t most) {
+  std::string bare;
+  for (char c : pattern) {
+    if (c != '*' && c != '?' && c != '[' && c != ']') bare += c;
+  }
+  const int limit = std::max<int>(2, static_cast<int>(bare.size()) / 3);
+  std::vector<std::pair<int, std::string>> scored;
+  for (const auto& candidate : candidates) {
+    int distance = edit_distance(bare, candidate);
+    if (!bare.empty() && candidate.find(bare) != std::string::npos) distance = 0;
+    if (distance <= limit) scored.emplace_back(distance, candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < most; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+}  // namespace keval

@@ -15,4 +15,9 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
 // " (did you mean \"x\"?)" or "" — ready to append to an error message.
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
 
+// Up to `most` candidates near a pattern (a glob's wildcards ignored; a candidate containing
+// the rest counts as nearest), closest first: for "matches nothing" messages.
+std::vector<std::string> near_names(std::string_view pattern, const std::vector<std::string>& candidates,
+                                    size_t most = 5);
+
 }  // namespace keval

@@ -18,4 +18,12 @@ TEST(NearNameTest, SuggestsCloseNameOnly) {
   EXPECT_EQ(did_you_mean("qqqqqqqq", names), "");
 }
 
+TEST(NearNameTest, NearNamesOfAGlobIgnoreWildcardsAndListContainingNamesFirst) {
+  const std::vector<std::string> tasks = {"softmax", "online_softmax", "relu", "rms_norm", "layer_norm"};
+  EXPECT_EQ(near_names("softmx*", tasks), (std::vector<std::string>{"softmax"}));
+  EXPECT_EQ(near_names("*norm", tasks), (std::vector<std::string>{"rms_norm", "layer_norm"}));
+  EXPECT_TRUE(near_names("qqqqqqqq", tasks).empty());
+  EXPECT_EQ(near_names("soft", tasks, 1).size(), 1u);
+}
+
 }  // namespace keval

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fstream>
 
+#include "common/cache_root.h"
+
 namespace keval {
 
 std::optional<double> Ceilings::efficiency(double bytes, double flops, const std::string& dtype,
@@ -29,9 +31,7 @@ std::filesystem::path ceilings_cache_path(const std::string& gpu_name, const std
   for (char& ch : key) {
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-') ch = '_';
   }
-  const char* base = std::getenv("KEVAL_CACHE_DIR");
-  std::filesystem::path root = base && *base ? base : "/var/tmp/keval-cache";
-  return root / "ceilings" / (key + ".json");
+  return keval_cache_root() / "ceilings" / (key + ".json");
 }
 
 std::optional<Ceilings> load_or_measure_ceilings(JobRunner& runner, const std::string& gpu_name,

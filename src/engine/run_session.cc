@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "common/cache_root.h"
 #include "common/near_name.h"
 #include "engine/ceilings.h"
 #include "engine/code_metrics.h"
@@ -15,11 +16,15 @@
 #include "engine/evaluation_key.h"
 #include "engine/evaluator.h"
 #include "engine/golden_record.h"
+#include "engine/out_lock.h"
 #include "engine/record_context.h"
+#include "engine/rerun_selection.h"
+#include "engine/task_selection.h"
 #include "engine/sandbox_settings.h"
 #include "engine/sanitized_runner.h"
 #include "engine/uid_lease.h"
 #include "engine/variant_batch.h"
+#include "judge/harness_fault.h"
 #include "judge/judge.h"
 #include "engine/case_results.h"
 #include "report/job_seconds.h"
@@ -80,13 +85,6 @@ nlohmann::json environment_of(const nlohmann::json& probe, const std::string& de
                                             : "wall-clock under the Triton interpreter: indicative only"}};
 }
 
-// Root of the compile caches (Triton's and Inductor's, one folder per uid), kept across runs:
-// compiles are the slow part. Not under $HOME: a job running as another uid must reach it.
-std::string compile_cache_root() {
-  const char* base = std::getenv("KEVAL_CACHE_DIR");
-  return base && *base ? base : "/var/tmp/keval-cache";
-}
-
 std::string submission_suffix(const Task& task) {
   std::ifstream in(task.dir / "submission_suffix.py", std::ios::binary);
   if (!in) return "";
@@ -98,9 +96,13 @@ std::string submission_suffix(const Task& task) {
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
                       const RunOptions& options, std::ostream& log) {
+  check_tasks_glob(suite, options.tasks_glob, submissions);
+  OutLock out_lock(options.out);
   std::filesystem::create_directories(options.out / "work");
   std::filesystem::create_directories(options.out / "logs");
   Store store(options.out / "keval.db");
+  const RerunSelection rerun = RerunSelection::parse(options.rerun, suite);
+  const std::string cache_root = keval_cache_root().string();
 
   RunnerConfig config;
   config.python = choose_python(options.python);
@@ -164,7 +166,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                work_root.string());
   }
   auto slot_sandbox = [&](int slot) {
-    return sandbox.for_slot(slot, compile_cache_root());
+    return sandbox.for_slot(slot, cache_root);
   };
   probed.first_slot->set_sandbox(slot_sandbox(0));
   nlohmann::json environment = environment_of(probed.probe, settings.device, config);
@@ -216,7 +218,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
     if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
     keys[i] = evaluation_key(s.hash, *task, settings, context);
-    if (auto stored = store.find_result(keys[i])) {
+    if (auto stored = store.find_result(keys[i]); stored && !rerun.wants(*stored)) {
       results[i] = std::move(*stored);
       results[i]->id = s.id;  // the stored result may come from a line with another id
       results[i]->origin = s.origin;
@@ -335,6 +337,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     if (r) stream_result(*r);  // bad and resumed ones
   }
 
+  std::vector<std::string> unjudged(submissions.size());  // harness faults' reasons
   Progress progress(log, pending.size(), options.progress, ::isatty(2));
   // A peer suite's task may bring glue (e.g. KernelBench: build ModelNew, copy Model's weights,
   // expose an entry); it runs in the submission's module, so its kernels stay "own".
@@ -344,7 +347,16 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     std::ofstream(dirs.code_file(), std::ios::binary) << submissions[i].code << submission_suffix(task);
     return dirs;
   };
+  // A fault of keval or the machine while evaluating one submission: never its verdict, never
+  // stored (the next run judges it again); the run goes on and exits non-zero at the end.
+  auto leave_unjudged = [&](size_t i, const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    unjudged[i] = what;
+    log << "keval: harness error on " << submissions[i].id << ": " << what << "\n";
+    progress.finished_one(false, submissions[i].id + " not judged (harness error)");
+  };
   auto record_result = [&](size_t i, const Task& task, const EvaluationFacts& facts, const StaticScan& scan) {
+    if (auto fault = harness_fault(facts)) return leave_unjudged(i, *fault);
     const Submission& s = submissions[i];
     SubmissionResult result;
     result.id = s.id;
@@ -367,15 +379,6 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     progress.finished_one(results[i]->exec(), results[i]->id + " " +
                                                   std::string(verdict_name(results[i]->judgement.verdict)));
   };
-  // A harness fault while evaluating one submission: recorded as its crash, the run goes on.
-  auto harness_fault = [&](size_t i, const std::string& what) {
-    SubmissionResult result = bad_result(submissions[i], "harness: " + what);
-    result.judgement.verdict = Verdict::kCrash;
-    std::lock_guard<std::mutex> lock(mutex);
-    results[i] = std::move(result);
-    stream_result(*results[i]);
-    progress.finished_one(false, submissions[i].id + " crash (harness)");
-  };
   if (options.batch_variants) {
     // keval sweep's own variants: a task's variants share sweep jobs (variant_batch.h)
     const auto batches = variant_batches(submissions, pending, slots.size());
@@ -396,7 +399,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       }
     }, [&](size_t b, const std::string& what) {
       for (size_t i : batches[b]) {
-        if (!results[i]) harness_fault(i, what);
+        if (!results[i] && unjudged[i].empty()) leave_unjudged(i, what);
       }
     });
   } else {
@@ -414,7 +417,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                     scan.harness_reach());
       }
       record_result(i, task, facts, scan);
-    }, [&](size_t p, const std::string& what) { harness_fault(pending[p], what); });
+    }, [&](size_t p, const std::string& what) { leave_unjudged(pending[p], what); });
   }
   progress.close();
   for (const auto& [g, limit] : limits) {
@@ -426,7 +429,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }
   }
   for (auto [i, first] : same_code_as) {
-    if (!results[first]) continue;
+    if (!results[first]) {
+      unjudged[i] = unjudged[first];
+      continue;
+    }
     results[i] = *results[first];
     results[i]->id = submissions[i].id;
     results[i]->origin = submissions[i].origin;
@@ -435,6 +441,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   RunOutput output;
   std::vector<const Submission*> scored;  // output.results[j] came from *scored[j]
   for (size_t i = 0; i < results.size(); ++i) {
+    if (!unjudged[i].empty()) {
+      output.harness_errors.push_back({{"id", submissions[i].id}, {"task", submissions[i].task},
+                                       {"origin", submissions[i].origin}, {"reason", unjudged[i]}});
+    }
     if (!results[i]) continue;
     results[i]->generation = submissions[i].generation;  // a stored or shared result is another sample's
     output.results.push_back(std::move(*results[i]));
@@ -447,6 +457,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   output.summary["run_id"] = run_id;
   output.summary["resumed"] = resumed;
   output.summary["same_code"] = same_code_as.size();
+  output.summary["speedup_baseline"] =
+      settings.timing.enabled && (recorded || !baseline_name.empty()) ? nlohmann::json(recorded ? "golden" : baseline_name)
+                                                                       : nlohmann::json(nullptr);
+  output.summary["harness_errors"] = output.harness_errors;
   partial_results.close();
   std::ofstream results_file(options.out / "results.jsonl");
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";

@@ -40,15 +40,19 @@ struct RunOptions {
   int timing_max_samples = 0;      // 0 = the device's default
   bool batch_variants = false;     // sweep: keval's own variants, a task's many in one job (variant_batch.h)
   std::string code_metrics = "off";  // CodeBLEU, maintainability: on | off | auto (generated submissions)
+  std::string rerun;  // stored results judged again: "", "all", verdicts or task globs (RerunSelection)
 };
 
 struct RunOutput {
   std::vector<SubmissionResult> results;  // in submission order
   nlohmann::json summary;
+  // Submissions left unjudged by a fault of keval or the machine ({id, task, origin, reason}):
+  // not stored, so the next run judges them; also summary.json's `harness_errors`.
+  nlohmann::json harness_errors = nlohmann::json::array();
 };
 
-// Throws std::runtime_error (HarnessError, StoreError) with a one-line reason when the run
-// itself cannot go on; a bad submission is a result, never an exception.
+// Throws std::runtime_error (HarnessError, StoreError, OutFolderBusy) with a one-line reason
+// when the run itself cannot go on; a bad submission is a result, never an exception.
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
                       const RunOptions& options, std::ostream& log);
 

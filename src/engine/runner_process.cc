@@ -1,5 +1,7 @@
 #include "engine/runner_process.h"
 
+#include <fstream>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -169,9 +171,24 @@ std::filesystem::path find_runner_dir() {
   throw HarnessError("cannot find the keval_runner package; set KEVAL_RUNNER_DIR");
 }
 
+std::string recorded_python(const std::filesystem::path& exe) {
+  for (const auto& file : {exe.parent_path() / "keval.python",
+                           exe.parent_path().parent_path() / "share" / "keval" / "python"}) {
+    std::ifstream in(file);
+    std::string python;
+    if (in && std::getline(in, python) && !python.empty() && std::filesystem::exists(python)) return python;
+  }
+  return "";
+}
+
 std::string choose_python(const std::string& flag) {
   if (!flag.empty()) return flag;
   if (const char* env = std::getenv("KEVAL_PYTHON"); env && *env) return env;
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    if (std::string python = recorded_python(exe); !python.empty()) return python;
+  }
   return "python3";
 }
 

@@ -58,7 +58,8 @@ class RunnerProcess {
 // (../runner, ../share/keval/runner), then the source tree this binary was built from.
 std::filesystem::path find_runner_dir();
 
-// The interpreter: --python, else $KEVAL_PYTHON, else python3.
+// The interpreter: --python, else $KEVAL_PYTHON, else the one `make` set up (recorded in
+// keval.python beside the binary, or share/keval/python of an install), else python3.
 std::string choose_python(const std::string& flag);
 
 }  // namespace keval

@@ -1,6 +1,7 @@
 #include "judge/judge.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "judge/expected_messages.h"
@@ -59,17 +60,23 @@ std::string number(const json& value) {
   return out.str();
 }
 
-// Collects failures; the most severe class decides the verdict, the rest stay as reasons.
+// Collects failures; the most severe class decides the verdict, and its reasons come first
+// (a nan_mismatch led by another output's "elements outside tolerance" read as a contradiction).
 class Findings {
  public:
   void add(Verdict verdict, std::string reason) {
     if (!verdict_ || rank(verdict) < rank(*verdict_)) verdict_ = verdict;
-    if (reasons_.size() < 8) reasons_.push_back(std::move(reason));
+    if (found_.size() < 8) found_.emplace_back(verdict, std::move(reason));
   }
   bool any() const { return verdict_.has_value(); }
   Judgement result() const {
     Judgement judgement{*verdict_, {}};
-    for (const auto& reason : reasons_) judgement.reasons.push_back(reason);
+    for (const auto& [verdict, reason] : found_) {
+      if (verdict == *verdict_) judgement.reasons.push_back(reason);
+    }
+    for (const auto& [verdict, reason] : found_) {
+      if (verdict != *verdict_) judgement.reasons.push_back(reason);
+    }
     return judgement;
   }
 
@@ -85,8 +92,42 @@ class Findings {
     }
   }
   std::optional<Verdict> verdict_;
-  std::vector<std::string> reasons_;
+  std::vector<std::pair<Verdict, std::string>> found_;
 };
+
+// "; first at [1, 1000] (element 2001 of 37037): got nan, expected 0.527, allowed |diff| <= 1e-05
+// + 1e-05 x |expected|" from the reference job's `first_bad`; "" when it did not send one.
+std::string first_bad_text(const json& out) {
+  auto found = out.find("first_bad");
+  if (found == out.end() || !found->is_object()) return "";
+  const json& bad = *found;
+  // Seven digits: three made "got 0.579, expected 0.579" of a float32 element 2e-4 apart.
+  auto value = [](const json& v) {
+    if (v.is_string()) return v.get<std::string>();
+    if (!v.is_number()) return std::string("n/a");
+    std::ostringstream out;
+    out.precision(7);
+    out << v.get<double>();
+    return out.str();
+  };
+  std::string position;
+  for (const auto& p : bad.value("position", json::array())) position += (position.empty() ? "" : ", ") + p.dump();
+  std::string text = "; first at [" + position + "]";
+  if (bad.contains("flat_index") && bad["flat_index"].is_number()) {
+    text += " (element " + bad["flat_index"].dump() + " of " + std::to_string(count(out, "numel")) + ")";
+  }
+  const json actual = bad.value("actual", json(nullptr)), expected = bad.value("expected", json(nullptr));
+  text += ": got " + value(actual) + ", expected " + value(expected);
+  if (actual.is_number() && expected.is_number()) {
+    text += " (diff " + number(json(std::abs(actual.get<double>() - expected.get<double>()))) + ")";
+  }
+  if (out.contains("atol") && out["atol"].is_number() && out.contains("rtol") && out["rtol"].is_number()) {
+    text += num(out, "atol", 0) == 0 && num(out, "rtol", 0) == 0
+                ? ", exact match required"
+                : ", allowed |diff| <= " + number(out["atol"]) + " + " + number(out["rtol"]) + " x |expected|";
+  }
+  return text;
+}
 
 std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
   if (job.timed_out) {
@@ -289,15 +330,16 @@ void judge_outputs(const json& compare, Findings& findings) {
     if ((nan > 0 && ref_nan == 0) || (inf > 0 && ref_inf == 0)) {
       findings.add(Verdict::kNanMismatch, name + std::to_string(nan) + " NaN and " +
                                               std::to_string(inf) + " Inf values where the reference has " +
-                                              std::to_string(ref_nan) + " and " + std::to_string(ref_inf));
+                                              std::to_string(ref_nan) + " and " + std::to_string(ref_inf) +
+                                              first_bad_text(out));
       continue;
     }
     long long over = count(out, "n_over_tol");
     if (over > 0) {
       findings.add(Verdict::kMismatch,
                    name + std::to_string(over) + " of " + std::to_string(count(out, "numel")) +
-                       " elements outside tolerance (max abs err " + number(out["max_abs_err"]) +
-                       ", max rel err " + number(out["max_rel_err"]) + ")");
+                       " elements outside tolerance" + first_bad_text(out) + "; max abs err " +
+                       number(out["max_abs_err"]));
     }
   }
 }

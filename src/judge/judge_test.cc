@@ -32,6 +32,40 @@ TEST(JudgeTest, MismatchReasonNamesCaseAndCounts) {
   EXPECT_NE(j.reasons[0].find("5 of 37 elements"), std::string::npos) << j.reasons[0];
 }
 
+TEST(JudgeTest, ReasonNamesTheFirstBadElementItsValuesAndTheTolerance) {
+  json out = output({37}, "float32", 1);
+  out["first_bad"] = {{"flat_index", 36}, {"position", {36}}, {"actual", 2.5}, {"expected", 1.0}};
+  json close = out;
+  close["first_bad"]["actual"] = 0.5792141;
+  close["first_bad"]["expected"] = 0.5790001;
+  EXPECT_NE(judge(facts_with({close}), {}).reasons[0].find("got 0.5792141, expected 0.5790001 (diff 0.000214)"),
+            std::string::npos);
+  out["atol"] = 1e-5;
+  out["rtol"] = 1e-5;
+  Judgement j = judge(facts_with({out}), {});
+  ASSERT_EQ(j.verdict, Verdict::kMismatch);
+  EXPECT_NE(j.reasons[0].find("1 of 37 elements outside tolerance; first at [36] (element 36 of 37): got 2.5, "
+                              "expected 1 (diff 1.5), allowed |diff| <= 1e-05 + 1e-05 x |expected|"),
+            std::string::npos) << j.reasons[0];
+  EXPECT_EQ(j.reasons[0].find("max rel err"), std::string::npos) << "a relative error against 0 reads as 1.7e+308";
+}
+
+TEST(JudgeTest, TheDecidingVerdictsReasonComesFirst) {
+  json mismatched = output({37}, "float32", 1);
+  json with_nan = output({37}, "float32", 1, 1);
+  with_nan["index"] = 1;
+  with_nan["first_bad"] = {{"flat_index", 3}, {"position", {3}}, {"actual", "nan"}, {"expected", 0.5}};
+  EvaluationFacts facts = facts_with({mismatched, with_nan});
+  for (json& message : facts.reference->messages) {
+    if (message["type"] == "compare") message["ref_n_outputs"] = 2;
+  }
+  Judgement j = judge(facts, {});
+  ASSERT_EQ(j.verdict, Verdict::kNanMismatch) << j.reasons[0];
+  ASSERT_EQ(j.reasons.size(), 2u);
+  EXPECT_NE(j.reasons[0].find("output 1: 1 NaN"), std::string::npos) << j.reasons[0];
+  EXPECT_NE(j.reasons[0].find("got nan, expected 0.5"), std::string::npos) << j.reasons[0];
+}
+
 TEST(JudgeTest, ImportSyntaxErrorIsCompileErrorWithLine) {
   EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "import"},
                                    {"error_kind", "SyntaxError"}, {"message", "invalid syntax"},

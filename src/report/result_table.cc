@@ -45,6 +45,13 @@ void print_result_table(std::ostream& out, const std::vector<SubmissionResult>& 
     out << ", geomean speedup " << fixed(summary["geomean_speedup"].get<double>(), 2) << "x";
   }
   if (summary["timing_method"].is_string()) out << " (" << summary["timing_method"].get<std::string>() << ")";
+  if (summary.contains("fast_p") && summary["fast_p"].contains("1") && summary["geomean_speedup"].is_number()) {
+    out << "; fast_1 " << fixed(100 * summary["fast_p"]["1"].get<double>(), 1)
+        << "% (share of all submissions that pass and beat the baseline)";
+  }
+  if (summary.contains("harness_errors") && !summary["harness_errors"].empty()) {
+    out << "; " << summary["harness_errors"].size() << " not judged (harness errors)";
+  }
   out << "\n";
 }
 

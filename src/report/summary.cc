@@ -66,7 +66,11 @@ nlohmann::json make_summary(const std::vector<SubmissionResult>& results,
   summary["code_metrics"] = code_metric_means(all);
   summary["per_model"] = per_model_summary(results);
   summary["timing_method"] = timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method);
-  summary["speedup_baseline"] = "golden";
+  std::string baseline;  // what the speedups compare against, as the results say
+  for (const auto& r : results) {
+    if (!r.baseline.empty()) baseline = r.baseline;
+  }
+  summary["speedup_baseline"] = baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(baseline);
   summary["environment"] = environment;
   return summary;
 }

@@ -20,7 +20,13 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
   std::vector<nlohmann::json> results;
   for (const auto& s : batch) {
     auto it = by_origin.find(s.origin);
-    if (it == by_origin.end()) throw std::runtime_error("the run gave no result for " + s.origin);
+    if (it == by_origin.end()) {
+      std::string why;  // a harness error leaves a submission unjudged (run_session.h)
+      for (const auto& error : output.harness_errors) {
+        if (error.value("origin", "") == s.origin) why = ": harness error: " + error.value("reason", "");
+      }
+      throw std::runtime_error("the run gave no result for " + s.origin + why);
+    }
     results.push_back(it->second);
   }
   return results;

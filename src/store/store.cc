@@ -65,6 +65,23 @@ void put_samples(sqlite3* db, int64_t evaluation_id, int64_t run_id, const std::
   }
 }
 
+// A fresh evaluation of a key replaces the stored one (`keval run --rerun`): the old row and
+// everything hanging off it go, so a key has one result and the dataset one record per key.
+void delete_evaluation(sqlite3* db, const std::string& eval_key) {
+  Statement find(db, "SELECT id FROM evaluations WHERE eval_key = ?");
+  find.bind(1, eval_key);
+  if (!find.step()) return;
+  const int64_t id = find.integer(0);
+  for (const char* table : {"case_results", "samples", "timed_cases"}) {
+    Statement remove(db, std::string("DELETE FROM ") + table + " WHERE evaluation_id = ?");
+    remove.bind(1, id);
+    remove.run();
+  }
+  Statement remove(db, "DELETE FROM evaluations WHERE id = ?");
+  remove.bind(1, id);
+  remove.run();
+}
+
 }  // namespace
 
 Store::Store(const std::filesystem::path& path) : path_(path) {
@@ -168,6 +185,7 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
                               "VALUES(?,?,?,?)");
     submission.bind(1, result.hash).bind(2, result.task).bind(3, code).bind(4, now_utc());
     submission.run();
+    delete_evaluation(db_, eval_key);
     Statement insert(db_, "INSERT INTO evaluations(run_id, eval_key, submission_hash, "
                           "submission_id, origin, task, task_version, verdict, reasons_json, "
                           "facts_json, result_json, speedup, time_ms, created_at) "

@@ -60,7 +60,8 @@ class Store {
 
   // The stored result for an evaluation key (resume), if any.
   std::optional<SubmissionResult> find_result(const std::string& eval_key) const;
-  // Stores submission, evaluation, case rows, samples and planned timed cases in one transaction.
+  // Stores submission, evaluation, case rows, samples and planned timed cases in one transaction;
+  // an evaluation stored before under the same key is replaced.
   void put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                       int task_version, const SubmissionResult& result,
                       const EvaluationFacts* facts, const RecordContext* record = nullptr);

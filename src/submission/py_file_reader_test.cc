@@ -25,6 +25,20 @@ TEST(SubmissionPyFileTest, TaskIsNameBeforeFirstDot) {
   EXPECT_EQ(s.id, "softmax.candidate3");
 }
 
+TEST(SubmissionPyFileTest, TaskHeaderNamesTheTaskWhateverTheFileName) {
+  ScratchDir dir;
+  const Submission s = read_py_file(dir.write("relu_leaky.py", "# task: relu\n# expect: mismatch\nimport torch\n"));
+  EXPECT_EQ(s.error, "");
+  EXPECT_EQ(s.task, "relu");
+  EXPECT_EQ(s.id, "relu_leaky");
+}
+
+TEST(SubmissionPyFileTest, TaskHeaderCountsOnlyBeforeTheFirstLineOfCode) {
+  EXPECT_EQ(task_from_header("\n#!/usr/bin/env python\n#   task:  softmax  \nx = 1\n"), "softmax");
+  EXPECT_EQ(task_from_header("x = 1\n# task: relu\n"), "");
+  EXPECT_EQ(task_from_header("# why: no header here\n"), "");
+}
+
 TEST(SubmissionPyFileTest, EmptyFileIsBadSubmission) {
   ScratchDir dir;
   const auto file = dir.write("relu.py", "\n\n");

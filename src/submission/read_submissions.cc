@@ -7,6 +7,7 @@
 #include "submission/jsonl_reader.h"
 #include "submission/py_file_reader.h"
 #include "submission/submission.h"
+#include "submission/unique_ids.h"
 
 namespace keval {
 namespace {
@@ -51,7 +52,11 @@ std::vector<Submission> read_submissions(const fs::path& path) {
     throw std::runtime_error(path.string() + ": no such file or folder");
   }
   if (error) throw std::runtime_error(path.string() + ": cannot read: " + error.message());
-  if (!fs::is_directory(status)) return read_submission_file(path);
+  if (!fs::is_directory(status)) {
+    std::vector<Submission> submissions = read_submission_file(path);
+    make_ids_unique(submissions);
+    return submissions;
+  }
 
   const std::vector<fs::path> files = submission_files_in(path);
   if (files.empty()) {
@@ -62,6 +67,7 @@ std::vector<Submission> read_submissions(const fs::path& path) {
     std::vector<Submission> from_file = read_submission_file(file);
     std::move(from_file.begin(), from_file.end(), std::back_inserter(submissions));
   }
+  make_ids_unique(submissions);
   return submissions;
 }
 

@@ -38,7 +38,8 @@ Submission bad_submission(std::string task, std::string id, std::string origin,
 // recursive; other files ignored). A bad line or file becomes a Submission with
 // `error` set and reading goes on. Throws std::runtime_error, with a one-line
 // message naming the path, for: missing path, unreadable file or folder, an
-// empty .jsonl file, a folder with no .py/.jsonl file, an unsupported extension.
+// empty .jsonl file, a folder with no .py/.jsonl file, an unsupported extension, an id given
+// twice (unique_ids.h).
 std::vector<Submission> read_submissions(const std::filesystem::path& path);
 
 }  // namespace keval

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "common/cache_root.h"
 #include "common/file_lock.h"
 #include "engine/runner_process.h"
 #include "submission/content_hash.h"
@@ -16,8 +17,7 @@ namespace {
 const std::array<const char*, 4> kKinds = {"tritonbench-g", "tritonbench-t", "kernelbenchx", "kernelbench"};
 
 std::filesystem::path cache_root() {
-  const char* base = std::getenv("KEVAL_CACHE_DIR");
-  return std::filesystem::path(base && *base ? base : "/var/tmp/keval-cache") / "adapted";
+  return keval_cache_root() / "adapted";
 }
 
 std::string quote(const std::string& text) {

@@ -1,0 +1,2 @@
+class ReportError(Exception):
+    """A bad input, as one line naming the file (and the line or field)."""

@@ -1,0 +1,101 @@
+"""Reads what `keval run` left in an OUT folder: summary.json, results.jsonl, and from keval.db
+the submissions' code, the reference job's comparison facts and the timed cases' shapes."""
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass, field
+
+from .errors import ReportError
+
+
+@dataclass
+class Run:
+    label: str
+    folder: str
+    summary: dict
+    results: list
+    code: dict = field(default_factory=dict)       # submission hash -> code
+    compares: dict = field(default_factory=dict)   # submission hash -> the reference's compare messages
+    case_sizes: dict = field(default_factory=dict)  # (task, case) -> elements of the case's shape
+
+
+def _read_json(path: str) -> dict:
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such file (is {os.path.dirname(path)} the --out of a keval run?)") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+
+
+def _read_results(path: str) -> list:
+    results = []
+    try:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    result = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise ReportError(f"{path}:{number}: not JSON ({exc.msg})") from None
+                if not isinstance(result, dict) or "verdict" not in result or "task" not in result:
+                    raise ReportError(f"{path}:{number}: not a result (no \"verdict\" or \"task\")")
+                results.append(result)
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such file (is {os.path.dirname(path)} the --out of a keval run?)") from None
+    return results
+
+
+def _elements(params: dict) -> int:
+    size = 1
+    for value in params.values():
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            size *= value
+    return size
+
+
+def _read_store(path: str, run: Run) -> None:
+    """Code, comparisons and case shapes; a run without its keval.db still reports its results."""
+    if not os.path.exists(path):
+        return
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        for digest, code in db.execute("SELECT hash, code FROM submissions"):
+            run.code[digest] = code
+        for digest, facts in db.execute("SELECT submission_hash, facts_json FROM evaluations ORDER BY id"):
+            try:
+                reference = (json.loads(facts or "null") or {}).get("reference") or {}
+            except json.JSONDecodeError:
+                continue
+            run.compares[digest] = [m for m in reference.get("messages", []) if m.get("type") == "compare"]
+        rows = db.execute("SELECT e.task, t.case_name, t.params_json FROM timed_cases t "
+                          "JOIN evaluations e ON e.id = t.evaluation_id")
+        for task, case, params in rows:
+            try:
+                run.case_sizes[(task, case)] = _elements(json.loads(params or "{}"))
+            except (json.JSONDecodeError, AttributeError):
+                pass
+        db.close()
+    except sqlite3.Error as exc:
+        raise ReportError(f"{path}: cannot read the store: {exc}") from None
+
+
+def _labels(folders: list) -> list:
+    """Each folder's name, or its path where two names are the same."""
+    names = [os.path.basename(os.path.normpath(f)) or f for f in folders]
+    return [f if names.count(n) > 1 else n for f, n in zip(folders, names)]
+
+
+def read_runs(folders: list) -> list:
+    runs = []
+    for folder, label in zip(folders, _labels(folders)):
+        if not os.path.isdir(folder):
+            raise ReportError(f"{folder}: no such folder (give the --out folders of keval runs)")
+        summary = _read_json(os.path.join(folder, "summary.json"))
+        run = Run(label, folder, summary, _read_results(os.path.join(folder, "results.jsonl")))
+        _read_store(os.path.join(folder, "keval.db"), run)
+        runs.append(run)
+    return runs

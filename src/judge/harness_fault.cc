@@ -1,0 +1,59 @@
+#include "judge/harness_fault.h"
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+std::string text_of(const json& message, const char* key) {
+  auto found = message.find(key);
+  return found != message.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+std::string first_line(std::string text) {
+  if (auto end = text.find('\n'); end != std::string::npos) text.resize(end);
+  return text.size() > 300 ? text.substr(0, 297) + "..." : text;
+}
+
+// The runner sends stage "runner", kind "SandboxFailed" when the job's confinement (uid,
+// folders, compile caches, mounts) could not be set up: before any code of the submission ran.
+std::optional<std::string> sandbox_failure(const JobOutcome& job, const char* who) {
+  for (const json* error : job.of_type("error")) {
+    if (text_of(*error, "stage") == "runner" && text_of(*error, "error_kind") == "SandboxFailed") {
+      return std::string(who) + " could not set up its sandbox: " + first_line(text_of(*error, "message"));
+    }
+  }
+  return std::nullopt;
+}
+
+std::string end_text(const JobOutcome& job) {
+  if (job.timed_out) return "killed at its deadline";
+  if (job.runner_lost) return "its runner was lost";
+  if (job.signal) return "signal " + std::to_string(*job.signal);
+  if (job.exit_code) return "exit code " + std::to_string(*job.exit_code);
+  return "no result";
+}
+
+}  // namespace
+
+std::optional<std::string> harness_fault(const EvaluationFacts& facts) {
+  if (auto fault = sandbox_failure(facts.candidate, "the candidate job")) return fault;
+  if (facts.timing) {
+    if (auto fault = sandbox_failure(*facts.timing, "the timing job")) return fault;
+  }
+  if (facts.sanitizer) {
+    if (auto fault = sandbox_failure(*facts.sanitizer, "the compute-sanitizer job")) return fault;
+  }
+  if (!facts.reference) return std::nullopt;
+  const JobOutcome& reference = *facts.reference;
+  if (auto fault = sandbox_failure(reference, "the reference job")) return fault;
+  if (reference.done && !reference.timed_out && !reference.runner_lost) return std::nullopt;
+  std::string reason = "the reference job failed (" + end_text(reference) + ")";
+  for (const json* error : reference.of_type("error")) {
+    reason += ": " + text_of(*error, "error_kind") + " " + first_line(text_of(*error, "message"));
+    break;
+  }
+  return reason;
+}
+
+}  // namespace keval
