@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/runner_install.h"
+
 namespace keval {
 
 // The runner could not be started or died: a harness failure, not a verdict.
@@ -53,13 +55,5 @@ class RunnerProcess {
   std::string buffer_;
   nlohmann::json ready_;
 };
-
-// Finds the folder holding keval_runner: $KEVAL_RUNNER_DIR, beside the executable
-// (../runner, ../share/keval/runner), then the source tree this binary was built from.
-std::filesystem::path find_runner_dir();
-
-// The interpreter: --python, else $KEVAL_PYTHON, else the one `make` set up (recorded in
-// keval.python beside the binary, or share/keval/python of an install), else python3.
-std::string choose_python(const std::string& flag);
 
 }  // namespace keval

@@ -3,8 +3,8 @@
 src/ (docs/architecture.md, "Layers"): a directory may include its own layer and the layers
 below it, never one above, and directories of one layer never include each other in a circle.
 runner/: no module imports, at any depth of a function, a module that imports it back.
-KNOWN_* list what is still to untangle (issue 18); each test also fails once a listed one is
-gone, so the lists only shrink.
+KNOWN_* list what is still to untangle; each test also fails once a listed one is gone, so
+the lists only shrink.
 """
 import ast
 import pathlib
@@ -20,13 +20,8 @@ LAYERS = {
     "facts": 2,
     "stats": 1, "suite": 1, "submission": 1, "common": 1,
 }
-KNOWN_UPWARD = {("suite", "engine")}  # suite/adapters/peer_source.cc: choose_python
-KNOWN_CYCLES = {
-    frozenset({"keval_runner.adapters.kernelbench", "keval_runner.adapters.kernelbench_judges"}),
-    frozenset({"keval_runner.adapters.kernelbenchx", "keval_runner.adapters.kernelbenchx_judges"}),
-    frozenset({"keval_runner.adapters.tritonbench", "keval_runner.adapters.tritonbench_judges",
-               "keval_runner.adapters.tritonbench_perf", "keval_runner.adapters.tritonbench_preprocessing"}),
-}
+KNOWN_UPWARD = set()
+KNOWN_CYCLES = set()
 
 
 def include_edges() -> dict:

@@ -9,10 +9,10 @@ import importlib
 import sys
 
 ADAPTERS = {
-    "tritonbench-g": "tritonbench",
-    "tritonbench-t": "tritonbench",
-    "kernelbench": "kernelbench",
-    "kernelbenchx": "kernelbenchx",
+    "tritonbench-g": "tritonbench_cli",
+    "tritonbench-t": "tritonbench_cli",
+    "kernelbench": "kernelbench_cli",
+    "kernelbenchx": "kernelbenchx_cli",
 }
 
 

@@ -10,16 +10,15 @@ results. keval runs the reference's test and the submission's test in separate p
 the same seed and compares the returned values tensor by tensor (docs/peers.md has the mapping).
 """
 
-import argparse
 import ast
 import hashlib
 import json
 import os
 import re
 import shutil
-import sys
 
 from . import tritonbench_perf
+from .source_edit import blank_statements
 
 SEPARATOR = "#" * 146
 ADAPTER_VERSION = 4  # bump when generated tasks change meaning (it is the tasks' `version`)
@@ -228,19 +227,6 @@ def prepare_test(test: str, reference_names: set, stem: str = ""):
     imports = "\n".join(ast.unparse(n) for n in tree.body
                         if isinstance(n, (ast.Import, ast.ImportFrom)) and n not in drop)
     return source, chosen, notes, imports
-
-
-def blank_statements(text: str, nodes: list, replacements: dict = None) -> str:
-    """text with the lines of these top-level statements (decorators included) made empty, or
-    holding replacements[line number of the statement] on its first line."""
-    lines = text.splitlines(True)
-    for node in nodes:
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        for i in range(first - 1, node.end_lineno):
-            lines[i] = "\n"
-        if replacements and node.lineno in replacements:
-            lines[node.lineno - 1] = replacements[node.lineno] + "\n"
-    return "".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -721,64 +707,3 @@ def write_submissions(source: str, out: str, kind: str, suite: str = None) -> di
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     return counts
-
-
-# ---------------------------------------------------------------------------------------------
-# Command line
-
-
-def main(kind: str, argv: list) -> int:
-    letter = {"tritonbench-g": "G", "tritonbench-t": "T"}[kind]
-    parser = argparse.ArgumentParser(prog=f"python -m keval_runner.adapters {kind}")
-    verbs = parser.add_subparsers(dest="verb", required=True)
-    suite = verbs.add_parser("suite", help="TritonBench data files -> native task folders")
-    suite.add_argument("--source", required=True)
-    suite.add_argument("--out", required=True)
-    suite.add_argument("--select", default="", help="comma list of options: any-code (require_kernel = false)")
-    subs = verbs.add_parser("submissions", help="LLM_generated/*.jsonl -> native JSONL")
-    subs.add_argument("--source", required=True)
-    subs.add_argument("--out", required=True)
-    subs.add_argument("--suite", default=None)
-    judges = verbs.add_parser("compare-judges", help="keval's verdicts against TritonBench's own criterion")
-    judges.add_argument("--results", required=True, help="results.jsonl of a keval run on these submissions")
-    judges.add_argument("--source", required=True, help="the LLM_generated JSONL that run used")
-    judges.add_argument("--suite", default=None, help="the TritonBench checkout (default: above --source)")
-    judges.add_argument("--out", required=True, help="JSON report to write")
-    judges.add_argument("--python", default=sys.executable)
-    judges.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    judges.add_argument("--timeout", type=float, default=300.0)
-    judges.add_argument("--jobs", type=int, default=2)
-    judges.add_argument("--deadline", type=float, default=0.0,
-                        help="seconds the whole comparison may take (0: no limit); scripts not run by then are skipped")
-    if letter == "G":
-        check = verbs.add_parser("preprocessing-check",
-                                 help="gold files that TritonBench's own G pre-processing breaks (static)")
-        check.add_argument("--source", required=True, help="the TritonBench checkout")
-        check.add_argument("--out", default=None, help="also write the findings as JSON")
-    args = parser.parse_args(argv)
-    try:
-        if args.verb == "preprocessing-check":
-            from . import tritonbench_preprocessing
-            return tritonbench_preprocessing.check(args.source, args.out)
-        if args.verb == "suite":
-            options = {o.strip() for o in args.select.split(",") if o.strip()}
-            unknown = options - {"any-code"}
-            if unknown:
-                raise AdapterError(f"unknown option {sorted(unknown)[0]!r} after {kind}:PATH: (known: any-code)")
-            summary = adapt_suite(args.source, args.out, letter, options)
-            for file, why in sorted(summary["skipped"].items()):
-                print(f"{kind}: skipped {file}: {why}", file=sys.stderr)
-            print(f"{kind}: {summary['tasks']} tasks in {args.out}, {len(summary['skipped'])} skipped", file=sys.stderr)
-        elif args.verb == "submissions":
-            counts = write_submissions(args.source, args.out, letter, args.suite)
-            print(f"{kind}: matched " + ", ".join(f"{v} by {k}" for k, v in sorted(counts.items())), file=sys.stderr)
-        else:
-            from . import tritonbench_judges
-            return tritonbench_judges.compare(args, letter)
-    except AdapterError as exc:
-        print(f"{kind}: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"{kind}: {exc}", file=sys.stderr)
-        return 1
-    return 0

@@ -58,7 +58,7 @@ class PerfSpec:
         methods = {n.name for n in metrics.body if isinstance(n, ast.FunctionDef)} if metrics else set()
         if not {"get_input_tensors", "call_op"} <= methods:
             return None
-        from .tritonbench import blank_statements
+        from .source_edit import blank_statements
 
         return PerfSpec(blank_statements(text, drop), imports, path)
 

@@ -5,10 +5,12 @@
 #include <array>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "common/cache_root.h"
 #include "common/file_lock.h"
-#include "engine/runner_process.h"
+#include "common/runner_install.h"
 #include "submission/content_hash.h"
 
 namespace keval {
