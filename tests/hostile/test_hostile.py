@@ -56,7 +56,7 @@ LISTEN_PORT = 39517  # network_connect.py tries to reach this listener
 MAIN_TIMEOUT_S = 120
 DEADLINE_TIMEOUT_S = 20  # the run of the cases that must time out
 OUTPUT_CAP_BYTES = 1 << 20  # the sandbox keeps the first 1 MiB of a job's stdout and stderr
-OUT_ROOT_ALLOWED = {"results.jsonl", "summary.json", "keval.db", "keval.db-journal", "keval.db-wal",
+OUT_ROOT_ALLOWED = {"results.jsonl", "summary.json", "keval.db", "keval.db-journal", "keval.db-wal", ".keval.lock",
                     "keval.db-shm", "logs", "work"}
 VERDICTS = {"pass", "bad_submission", "missing_entry", "compile_error", "runtime_error", "crash",
             "timeout", "wrong_shape", "wrong_dtype", "mismatch", "nan_mismatch", "nondeterministic",
