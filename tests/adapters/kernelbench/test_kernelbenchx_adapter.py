@@ -182,18 +182,26 @@ def test_any_code_validates_kernelbenchx_references_as_submissions(env, shared):
 
 def test_the_python_flag_also_runs_the_peer_adapter(env, tmp_path):
     """`--python` is the interpreter of everything keval starts, the adapter that turns the peer's
-    checkout into tasks included (not only KEVAL_PYTHON): here `python3` on PATH cannot run it."""
-    from kb_harness import PYTHON
+    checkout into tasks included (not only KEVAL_PYTHON): here neither the Python recorded beside
+    the binary nor `python3` on PATH can run it."""
+    import shutil
+    import subprocess
+    from kb_harness import KEVAL, PYTHON, REPO
 
     fake = tmp_path / "bin"
     fake.mkdir()
     (fake / "python3").write_text("#!/bin/sh\necho 'not the python keval was given' >&2\nexit 3\n")
     (fake / "python3").chmod(0o755)
+    binary = tmp_path / "kbin" / "keval"  # a copy whose recorded Python (build/keval.python) is the fake
+    binary.parent.mkdir()
+    shutil.copy(KEVAL, binary)
+    (binary.parent / "keval.python").write_text(f"{fake / 'python3'}\n")
     bare = dict(env, PATH=f"{fake}:{env.get('PATH', '')}", KEVAL_CACHE_DIR=str(tmp_path / "cache"))
     bare.pop("KEVAL_PYTHON")
-    args = ["validate", "--files-only", "--suite", f"kernelbenchx:{CHECKOUT}"]
-    assert "not the python keval was given" in keval(bare, *args, check=False).stderr
-    assert "3 task files are valid" in keval(bare, *args, "--python", PYTHON).stdout
+    args = [str(binary), "validate", "--files-only", "--suite", f"kernelbenchx:{CHECKOUT}"]
+    run = lambda *more: subprocess.run([*args, *more], cwd=REPO, env=bare, capture_output=True, text=True, timeout=300)
+    assert "not the python keval was given" in run().stderr
+    assert "3 task files are valid" in run("--python", PYTHON).stdout
 
 
 def _timed_run(folder, gpu_name):
