@@ -94,8 +94,9 @@ def test_a_version_1_store_is_exported_and_migrated_without_loss(tmp_path):
     assert by_id["s2"]["y"] is None and by_id["s2"]["case"] is None
     # exporting never migrates; a run on the folder does, and keeps every stored row
     assert sqlite3.connect(out / "keval.db").execute("SELECT value FROM meta").fetchone()[0] == "1"
-    run_keval("run", "--suite", "suites/keval", "--submissions", "examples/submissions.jsonl", "--tasks", "none_such",
-              "--out", out, "--device", "cpu", "--quiet")
+    empty = tmp_path / "empty.jsonl"  # one line with no code: judged without running anything
+    empty.write_text(json.dumps({"task": "relu", "code": "", "id": "empty"}) + "\n")
+    run_keval("run", "--suite", "suites/keval", "--submissions", empty, "--out", out, "--device", "cpu", "--quiet")
     db = sqlite3.connect(out / "keval.db")
     assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "2"
     assert db.execute("SELECT count(*) FROM evaluations").fetchone()[0] >= 2
