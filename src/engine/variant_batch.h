@@ -22,7 +22,8 @@ EvaluationFacts variant_facts(const std::vector<nlohmann::json>& messages, const
 // Facts for each of `code_files`, in order. The job's work folder is work_dir/batch-K. A job
 // that ends early (a device fault, a crash, its deadline) leaves the variant it was in with the
 // facts of that end; the variants after it go to a new job. The job shares the device while it
-// compiles and checks, and has it alone while it samples (timing_gate.h).
+// compiles and checks, and has it alone while it samples (timing_gate.h). Each job's `done`
+// message (its phases) goes to its first variant only.
 std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
                                                     const RunSettings& settings,
                                                     const std::vector<std::filesystem::path>& code_files,

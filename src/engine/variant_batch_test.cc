@@ -57,6 +57,7 @@ class ScriptedSweep : public JobRunner {
       }
       for (auto& message : variant_messages(index, index == wrong ? 4 : 0)) job.messages.push_back(message);
     }
+    job.messages.push_back({{"type", "done"}, {"phases", {{"timing", 1.5}}}});
     job.done = true;
     job.exit_code = 0;
     return job;
@@ -102,6 +103,20 @@ TEST_F(VariantBatchTest, AVariantThatKillsItsJobIsACrashAndTheRestGoToANewJob) {
   EXPECT_EQ(judge(facts[2], quick_policy()).verdict, Verdict::kPass);
   EXPECT_EQ(judge(facts[3], quick_policy()).verdict, Verdict::kPass);
   EXPECT_EQ(runner.firsts, std::vector<size_t>({0, 2}));
+}
+
+TEST_F(VariantBatchTest, EachJobsPhasesAreCountedOnceOnItsFirstVariant) {
+  ScriptedSweep runner;
+  runner.die_at = 1;
+  RunSettings settings;
+  settings.timing.enabled = false;
+  auto facts = evaluate_variant_batch(runner, one_case_task(), settings, files, dir, nullptr);
+  std::vector<size_t> with_done;
+  for (size_t k = 0; k < facts.size(); ++k) {
+    if (!facts[k].candidate.of_type("done").empty()) with_done.push_back(k);
+  }
+  // the first job died in variant 1 (no done message); the second job started at variant 2
+  EXPECT_EQ(with_done, std::vector<size_t>({2}));
 }
 
 TEST_F(VariantBatchTest, AJobThatDiesBeforeItsFirstVariantEndsEveryRemainingOneTheSameWay) {
