@@ -43,6 +43,9 @@ if [ -z "$py" ]; then
 fi
 py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
+# Tests only: the protocol's schemas checked as JSON Schema (docs/protocol.md); the runner checks
+# requests without it, and those tests skip without it.
+"$py" -c "import jsonschema" 2>/dev/null || "$py" -m pip install -q jsonschema || echo "install-deps: no jsonschema"
 # The latency dataset (keval dataset / predict, docs/dataset.md): Parquet and the baseline predictor.
 "$py" -c "import pyarrow, sklearn, scipy" 2>/dev/null || "$py" -m pip install -q pyarrow scikit-learn scipy
 # keval generate's code metrics (docs/generate.md): CodeBLEU (its tree-sitter grammar must match

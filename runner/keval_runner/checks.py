@@ -29,30 +29,8 @@ SMALL_POOL_BLOCKS = 8
 NAN_BYTE = 0xFF  # NaN in every float format
 FINITE_BYTE = 0x33  # finite in every float format (4.2e-8 float32, 0.22 float16)
 
-CHECK_FIELDS = {"guard_bytes": int, "poison_outputs": bool, "tamper": bool, "timed_output_check": bool,
-                "profile_kernels": bool}
-
-
-def checks_problem(checks) -> str:
-    """Why a request's `checks` field is unusable, or "" (absent counts as fine)."""
-    if checks is None:
-        return ""
-    if not isinstance(checks, dict):
-        return "checks must be an object"
-    for name, value in checks.items():
-        kind = CHECK_FIELDS.get(name)
-        if kind is None:
-            return f"checks has an unknown field {name!r} (known: {', '.join(CHECK_FIELDS)})"
-        if value is None:
-            continue
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            return f"checks.{name} must be a non-negative integer"
-        if kind is bool and not isinstance(value, bool):
-            return f"checks.{name} must be a boolean"
-    return ""
-
-
 def settings_from(request: dict) -> dict:
+    """The request's checks (their types checked by the zygote: request_check.py)."""
     checks = request.get("checks") or {}
     return {
         "guard_bytes": int(checks.get("guard_bytes") or 0),

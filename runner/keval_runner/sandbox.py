@@ -15,7 +15,9 @@ import os
 import signal
 import time
 
+from . import request_check
 from .linux_calls import errno_reason, libc, unshare
+from .request_check import DEFAULT_STDOUT_CAP_BYTES
 
 try:
     import resource
@@ -26,7 +28,6 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-DEFAULT_STDOUT_CAP_BYTES = 1 << 20
 
 # Variables kept from the runner's environment (the rest is dropped; sandbox.env is added).
 # The last four are toolchain settings Triton's compiler may need on a GPU machine.
@@ -50,65 +51,34 @@ def _rlimit_constants() -> dict:
 
 # -- the request field ------------------------------------------------------------------
 
-def _optional_int(value, name: str):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"sandbox.{name} must be a non-negative integer or null")
-    return value
-
-
 def settings_problem(sandbox) -> str:
     """Why a request's `sandbox` field is unusable, or "" (absent counts as fine)."""
-    try:
-        settings_from({"sandbox": sandbox})
-    except ValueError as exc:
-        return str(exc)
-    return ""
+    return request_check.sandbox_problem(sandbox)
 
 
 def settings_from(request: dict):
-    """The request's sandbox settings as a dict, or None when absent or disabled."""
+    """The request's sandbox settings as a dict, or None when absent or disabled. The zygote
+    checked the request's types (request_check.py) before any of this runs."""
     sandbox = request.get("sandbox")
-    if sandbox is None:
+    if not isinstance(sandbox, dict) or not sandbox.get("enabled"):
         return None
-    if not isinstance(sandbox, dict):
-        raise ValueError("sandbox must be an object")
-    if not sandbox.get("enabled"):
-        return None
-    uid = _optional_int(sandbox.get("uid"), "uid")
-    gid = _optional_int(sandbox.get("gid"), "gid")
+    uid, gid = sandbox.get("uid"), sandbox.get("gid")
     rlimits = sandbox.get("rlimits") or {}
-    if not isinstance(rlimits, dict):
-        raise ValueError("sandbox.rlimits must be an object")
-    unknown = sorted(set(rlimits) - set(RLIMIT_NAMES))
-    if unknown:
-        raise ValueError(f"sandbox.rlimits has unknown keys {unknown} (known: {', '.join(RLIMIT_NAMES)})")
-    limits = {name: _optional_int(rlimits.get(name), "rlimits." + name) for name in RLIMIT_NAMES}
     cap = sandbox.get("stdout_cap_bytes")
-    cap = DEFAULT_STDOUT_CAP_BYTES if cap is None else _optional_int(cap, "stdout_cap_bytes")
-    env = sandbox.get("env") or {}
-    if not isinstance(env, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
-        raise ValueError("sandbox.env must be an object of strings")
     return {"uid": uid, "gid": gid if gid is not None else uid, "isolate_network": bool(sandbox.get("isolate_network")),
-            "rlimits": limits, "stdout_cap_bytes": cap, "env": dict(env)}
+            "rlimits": {name: rlimits.get(name) for name in RLIMIT_NAMES},
+            "stdout_cap_bytes": DEFAULT_STDOUT_CAP_BYTES if cap is None else cap, "env": dict(sandbox.get("env") or {})}
 
 
 def stdout_cap(request: dict):
     """Bytes of stdout (and of stderr) kept for a job; None = no cap (sandbox off)."""
-    try:
-        settings = settings_from(request)
-    except ValueError:
-        return DEFAULT_STDOUT_CAP_BYTES
+    settings = settings_from(request)
     return None if settings is None else settings["stdout_cap_bytes"]
 
 
 def switched_uid(request: dict):
     """The uid the job's child switches to, when this process can switch (root), else None."""
-    try:
-        settings = settings_from(request)
-    except ValueError:
-        return None
+    settings = settings_from(request)
     if settings is None or settings["uid"] is None:
         return None
     uid = settings["uid"]

@@ -16,12 +16,13 @@ import time
 
 from . import sandbox
 from .messages import MessageWriter, clip, write_all
+from .request_check import request_problem
 
 DRAIN_SECONDS = 2.0  # after the clean-up, how long output still in the pipes is read
 
-REQUIRED_RUN_FIELDS = ("kind", "task_dir", "outputs_dir", "work_dir", "cases")
-# A job that measures the GPU rather than running a task needs only its folder.
-REQUIRED_FIELDS_OF_KIND = {"ceilings": ("kind", "work_dir")}
+# Types only the zygote sends: a child's line claiming one is not forwarded (the controller
+# would take a forged `exit` for the job's end, a forged `started` for the group to kill).
+ZYGOTE_TYPES = ("ready", "started", "exit")
 
 
 def _preload_compile(torch) -> None:
@@ -72,33 +73,6 @@ def _import_toolkit():
     return torch, triton
 
 
-def request_problem(request) -> str:
-    """Why a request cannot be served, or "" when it can."""
-    if not isinstance(request, dict):
-        return "a request must be a JSON object"
-    op = request.get("op")
-    if op not in ("probe", "run", "shutdown"):
-        return f"unknown op {op!r} (expected probe, run or shutdown)"
-    if op == "shutdown":
-        return ""
-    if not isinstance(request.get("job"), str) or not request["job"]:
-        return "a probe/run request needs a non-empty string 'job'"
-    if op == "run":
-        required = REQUIRED_FIELDS_OF_KIND.get(request.get("kind"), REQUIRED_RUN_FIELDS)
-        missing = [f for f in required if f not in request]
-        if request.get("kind") == "candidate" and "code_file" not in request:
-            missing.append("code_file")
-        if missing:
-            return "run request lacks: " + ", ".join(missing)
-    problem = sandbox.settings_problem(request.get("sandbox"))
-    if problem:
-        return problem
-    if op == "run":
-        from .checks import checks_problem
-        return checks_problem(request.get("checks"))
-    return ""
-
-
 class OutputSink:
     """One of the child's output streams (fd 1 or 2): counts every byte, keeps up to `cap`."""
 
@@ -146,7 +120,8 @@ class Zygote:
             return
         try:
             message = json.loads(line)
-            valid = isinstance(message, dict) and message.get("job") == job and "type" in message
+            valid = (isinstance(message, dict) and message.get("job") == job and "type" in message
+                     and message["type"] not in ZYGOTE_TYPES)
         except ValueError:
             valid = False
         if valid:

@@ -49,7 +49,9 @@ std::string runner_code_hash(const std::filesystem::path& runner_dir) {
   if (!std::filesystem::is_directory(package, error)) return "";
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(package, error)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".py") files.push_back(entry.path());
+    // the protocol's schemas too: the request check and its defaults are read from them
+    const auto extension = entry.path().extension();
+    if (entry.is_regular_file() && (extension == ".py" || extension == ".json")) files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   std::string all;

@@ -18,8 +18,8 @@ struct EvaluationContext {
   std::string runner;         // runner_code_hash: the runner measures, so its code is a setting too
 };
 
-// SHA-256 over the path and content of every .py file of the keval_runner package in
-// runner_dir, in path order ("" when there is none).
+// SHA-256 over the path and content of every .py and .json file (its code and the protocol's
+// schemas) of the keval_runner package in runner_dir, in path order ("" when there is none).
 std::string runner_code_hash(const std::filesystem::path& runner_dir);
 
 // SHA-256 over the submission's content hash, the suite, the task's name and version, the

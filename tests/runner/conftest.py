@@ -10,6 +10,7 @@ def runner():
     process = RunnerProcess()
     yield process
     assert process.bad_lines == [], f"non-JSON lines on the protocol stream: {process.bad_lines[:3]}"
+    assert process.off_schema == [], f"messages off the protocol's schema: {process.off_schema[:3]}"
     process.close()
 
 
@@ -17,6 +18,7 @@ def runner():
 def fresh_runner():
     process = RunnerProcess()
     yield process
+    assert process.off_schema == [], f"messages off the protocol's schema: {process.off_schema[:3]}"
     process.close()
 
 

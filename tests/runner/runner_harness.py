@@ -20,6 +20,18 @@ CANDIDATES = os.path.join(FIXTURES, "candidates")
 if RUNNER_DIR not in sys.path:
     sys.path.insert(0, RUNNER_DIR)
 
+from keval_runner.schema_check import SchemaChecker  # noqa: E402  (after the path)
+
+MESSAGES_SCHEMA_PATH = os.path.join(RUNNER_DIR, "keval_runner", "protocol", "messages.schema.json")
+with open(MESSAGES_SCHEMA_PATH, encoding="utf-8") as _f:
+    MESSAGES_SCHEMA = json.load(_f)
+_MESSAGES = SchemaChecker(MESSAGES_SCHEMA, name="message")
+
+
+def message_problem(message) -> str:
+    """Why a message does not follow the protocol's schema, or ""."""
+    return _MESSAGES.first_problem(message)
+
 MESSAGE_TIMEOUT_S = 30
 # Set in every test runner's environment: a sandboxed job must never see it.
 SECRET_ENV = ("KEVAL_TEST_SECRET", "do-not-leak-7f3a")
@@ -34,7 +46,8 @@ def case(name="odd", n=1000, dtype="float32", seeds=(1, 2), atol=1e-6, rtol=1e-6
 
 
 class RunnerProcess:
-    """`python -m keval_runner` with a reader thread; every stdout line must be JSON."""
+    """`python -m keval_runner` with a reader thread; every stdout line must be JSON, and every
+    message must follow the protocol's schema (the fixtures check `off_schema` at the end)."""
 
     def __init__(self, interpret=True):
         env = dict(os.environ)
@@ -49,6 +62,7 @@ class RunnerProcess:
                                      stdout=subprocess.PIPE, stderr=self.stderr, env=env)
         self.messages = queue.Queue()
         self.bad_lines = []
+        self.off_schema = []  # (problem, message) of each message the schema does not allow
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         self.ready = self.next(timeout=60)
@@ -62,6 +76,9 @@ class RunnerProcess:
             except ValueError:
                 self.bad_lines.append(raw)
                 continue
+            problem = message_problem(message)
+            if problem:
+                self.off_schema.append((problem, message))
             self.messages.put(message)
         self.messages.put(None)  # EOF
 

@@ -21,6 +21,8 @@ TEST_UID = 47300
 def gpu_runner():
     process = RunnerProcess(interpret=False)
     yield process
+    # the GPU's messages (kernel_profile, ablation, device gates) against the protocol's schema
+    assert process.off_schema == [], f"messages off the protocol's schema: {process.off_schema[:3]}"
     process.close()
 
 
