@@ -12,9 +12,26 @@ namespace {
 
 using nlohmann::json;
 
+// The figures are read from the messages as they came, field by field: a figure that is
+// missing or mistyped is left out (the verdict was decided from the typed messages, and a
+// message that does not parse already failed it: judge/fact_integrity.h).
+const json& field(const json& message, const char* key) {
+  static const json kNull;
+  if (!message.is_object()) return kNull;
+  auto found = message.find(key);
+  return found == message.end() ? kNull : *found;
+}
+
+std::string text(const json& message, const char* key, const std::string& fallback = "") {
+  const json& value = field(message, key);
+  return value.is_string() ? value.get<std::string>() : fallback;
+}
+
 std::vector<double> samples_of(const json& timing) {
   std::vector<double> out;
-  for (const auto& value : timing.value("samples_ms", json::array())) {
+  const json& samples = field(timing, "samples_ms");
+  if (!samples.is_array()) return out;
+  for (const auto& value : samples) {
     if (value.is_number() && value.get<double>() > 0) out.push_back(value.get<double>());
   }
   return out;
@@ -23,8 +40,7 @@ std::vector<double> samples_of(const json& timing) {
 const json* find_timing(const JobOutcome& job, const std::string& who, const std::string& name,
                         const std::string& dtype) {
   for (const json* timing : job.of_type("timing")) {
-    if (timing->value("who", "candidate") == who && timing->value("case", "") == name &&
-        timing->value("dtype", "") == dtype) {
+    if (text(*timing, "who", "candidate") == who && text(*timing, "case") == name && text(*timing, "dtype") == dtype) {
       return timing;
     }
   }
@@ -51,12 +67,13 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
                        const GoldenRecord* recorded) {
   if (facts.reference) {
     for (const json* compare : facts.reference->of_type("compare")) {
-      CaseResult& c = case_entry(result, compare->value("case", ""), compare->value("dtype", ""));
+      CaseResult& c = case_entry(result, text(*compare, "case"), text(*compare, "dtype"));
       long long undefined = 0;
-      for (const auto& out : compare->value("outputs", json::array())) {
-        keep_max(c.max_abs_err, out["max_abs_err"]);
-        keep_max(c.max_rel_err, out["max_rel_err"]);
-        undefined += out.value("ref_undefined", 0LL);
+      const json& outputs = field(*compare, "outputs");
+      for (const auto& out : outputs.is_array() ? outputs : json::array()) {
+        keep_max(c.max_abs_err, field(out, "max_abs_err"));
+        keep_max(c.max_rel_err, field(out, "max_rel_err"));
+        if (const json& count = field(out, "ref_undefined"); count.is_number_integer()) undefined += count.get<long long>();
       }
       c.reference_undefined = std::max(c.reference_undefined, undefined);
     }
@@ -66,14 +83,14 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
   if (!facts.timing) return;
   result.baseline = baseline;
   for (const json* timing : facts.timing->of_type("timing")) {
-    if (timing->value("who", "candidate") != "candidate") continue;
-    const std::string name = timing->value("case", ""), dtype = timing->value("dtype", "");
+    if (text(*timing, "who", "candidate") != "candidate") continue;
+    const std::string name = text(*timing, "case"), dtype = text(*timing, "dtype");
     std::vector<double> samples = samples_of(*timing);
     if (samples.empty()) continue;
-    result.timing_method = timing->value("method", "");
+    result.timing_method = text(*timing, "method");
     CaseResult& c = case_entry(result, name, dtype);
     c.samples = static_cast<int>(samples.size());
-    c.stop_reason = timing->value("stop_reason", "");
+    c.stop_reason = text(*timing, "stop_reason");
     c.time_ms = median(samples);
     times.push_back(*c.time_ms);
     if (on_gpu) {
@@ -89,9 +106,10 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
       }
     }
     for (const json* other : facts.timing->of_type("timing")) {
-      const std::string who = other->value("who", "candidate");
-      if (who == "candidate" || who == baseline || other->value("case", "") != name ||
-          other->value("dtype", "") != dtype) continue;
+      const std::string who = text(*other, "who", "candidate");
+      if (who == "candidate" || who == baseline || text(*other, "case") != name || text(*other, "dtype") != dtype) {
+        continue;
+      }
       std::vector<double> other_samples = samples_of(*other);
       if (!other_samples.empty()) c.baseline_ms[who] = median(other_samples);
     }

@@ -47,11 +47,13 @@ std::optional<Ceilings> load_or_measure_ceilings(JobRunner& runner, const std::s
                             {"work_dir", std::filesystem::absolute(work_dir).string()},
                             {"sandbox", {{"enabled", false}}}};
   JobOutcome outcome = runner.run(request, std::chrono::seconds(300));
-  auto measured = outcome.of_type("ceilings");
-  if (measured.empty()) return std::nullopt;
-  std::filesystem::create_directories(cache.parent_path());
-  std::ofstream(cache) << measured.front()->dump(2) << "\n";
-  return Ceilings::from_json(*measured.front());
+  for (const nlohmann::json* measured : outcome.of_type("ceilings")) {
+    if (!parse_as<CeilingsMessage>(*measured).message) continue;  // a field missing or mistyped
+    std::filesystem::create_directories(cache.parent_path());
+    std::ofstream(cache) << measured->dump(2) << "\n";
+    return Ceilings::from_json(*measured);
+  }
+  return std::nullopt;
 }
 
 }  // namespace keval

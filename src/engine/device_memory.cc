@@ -17,10 +17,9 @@ bool names_out_of_memory(const std::string& text) {
 }  // namespace
 
 bool ran_out_of_device_memory(const JobOutcome& job) {
-  for (const nlohmann::json* error : job.of_type("error")) {
-    if (names_out_of_memory(error->value("error_kind", "")) ||
-        names_out_of_memory(error->value("error_class", "")) ||
-        names_out_of_memory(error->value("message", ""))) {
+  for (const ErrorMessage& error : job.messages_of<ErrorMessage>()) {
+    if (names_out_of_memory(error.error_kind) || names_out_of_memory(error.error_class) ||
+        names_out_of_memory(error.message)) {
       return true;
     }
   }

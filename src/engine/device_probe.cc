@@ -11,12 +11,16 @@ nlohmann::json run_probe(WorkerSlot& slot, const std::string& device,
                             {"work_dir", std::filesystem::absolute(work_dir).string()},
                             {"sandbox", {{"enabled", false}}}};
   JobOutcome outcome = slot.run(request, std::chrono::seconds(120));
-  auto probes = outcome.of_type("probe");
-  if (probes.empty()) {
-    throw HarnessError("the runner's device probe failed (" +
-                       (outcome.stderr_tail.empty() ? std::string("no output") : outcome.stderr_tail) + ")");
+  std::string fault;
+  for (const nlohmann::json* probe : outcome.of_type("probe")) {
+    // read as it came (the run's environment records it), once its fields are typed
+    const Parsed<ProbeMessage> parsed = parse_as<ProbeMessage>(*probe);
+    if (parsed.message) return *probe;
+    fault = parsed.fault;
   }
-  return *probes.front();
+  throw HarnessError("the runner's device probe failed (" +
+                     (!fault.empty() ? fault : outcome.stderr_tail.empty() ? std::string("no output") : outcome.stderr_tail) +
+                     ")");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "engine/evaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -13,10 +14,8 @@ namespace {
 
 // The reference comparison is only worth running when some call produced outputs.
 bool has_successful_call(const JobOutcome& candidate) {
-  for (const auto* call : candidate.of_type("call")) {
-    if (call->value("ok", false)) return true;
-  }
-  return false;
+  const auto calls = candidate.messages_of<CallMessage>();
+  return std::any_of(calls.begin(), calls.end(), [](const CallMessage& call) { return call.ok; });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "engine/runner_process.h"
 
+#include "facts/runner_message.h"
+
 #include <fstream>
 
 #include <fcntl.h>
@@ -86,8 +88,10 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
   try {
     auto message = read(deadline);
     if (!message) throw HarnessError("the runner did not become ready in time");
-    if (message->value("type", "") != "ready") {
-      throw HarnessError("the runner's first message was not `ready`: " + message->dump());
+    const Parsed<RunnerMessage> ready = parse_runner_message(*message);
+    if (!ready.message || !std::holds_alternative<ReadyMessage>(*ready.message)) {
+      throw HarnessError("the runner's first message was not `ready`: " + message->dump().substr(0, 300) +
+                         (ready.fault.empty() ? "" : " (" + ready.fault + ")"));
     }
     ready_ = *message;
   } catch (const HarnessError& e) {

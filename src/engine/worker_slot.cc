@@ -3,12 +3,22 @@
 #include <signal.h>
 
 #include <fstream>
+#include <utility>
 #include <sstream>
 
 namespace keval {
 
 // After killing a job's group, how long the zygote may take to report its exit.
 constexpr auto kExitGrace = std::chrono::seconds(20);
+
+namespace {
+
+// A pid of 1 or less is no job's group: kill(-1) would signal every process we may signal.
+void kill_group(long long pid) {
+  if (pid > 1) ::kill(-static_cast<pid_t>(pid), SIGKILL);
+}
+
+}  // namespace
 
 WorkerSlot::WorkerSlot(RunnerConfig config, nlohmann::json sandbox)
     : config_(std::move(config)), sandbox_(std::move(sandbox)) {}
@@ -29,7 +39,8 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
   JobOutcome outcome;
   const auto started = std::chrono::steady_clock::now();
   auto deadline = started + timeout;
-  int child_pid = -1;
+  long long child_pid = 0;
+  bool started_seen = false;
   try {
     process_->send(request);
     while (true) {
@@ -41,20 +52,31 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
           break;
         }
         outcome.timed_out = true;
-        if (child_pid > 0) ::kill(-child_pid, SIGKILL);
+        kill_group(child_pid);
         deadline = std::chrono::steady_clock::now() + kExitGrace;
         continue;
       }
-      if (message->value("job", "") != job) continue;  // a late line of an earlier job
-      const std::string type = message->value("type", "");
-      if (type == "started") {
-        child_pid = message->value("pid", -1);
-      } else if (type == "exit") {
-        if (!(*message)["code"].is_null()) outcome.exit_code = (*message)["code"].get<int>();
-        if (!(*message)["signal"].is_null()) outcome.signal = (*message)["signal"].get<int>();
+      const auto named = message->find("job");
+      if (named == message->end() || *named != job) continue;  // a late line of an earlier job
+      // Parsed as it arrives: a message that does not parse is kept as it came, and the judge
+      // fails closed on it (fact_integrity.h); nothing here reads it or acts on it.
+      const Parsed<RunnerMessage> parsed = parse_runner_message(*message);
+      if (!parsed.message) {
+        const auto type = message->find("type");
+        const bool ended = type != message->end() && *type == "exit";
+        outcome.messages.push_back(std::move(*message));
+        if (ended) break;  // the job ended all the same
+        continue;
+      }
+      if (const auto* child = std::get_if<StartedMessage>(&*parsed.message)) {
+        // the zygote's, sent once before any of the child's
+        if (!std::exchange(started_seen, true)) child_pid = child->pid;
+      } else if (const auto* exit = std::get_if<ExitMessage>(&*parsed.message)) {
+        if (exit->code) outcome.exit_code = static_cast<int>(*exit->code);
+        if (exit->signal) outcome.signal = static_cast<int>(*exit->signal);
         break;
       } else {
-        if (type == "done") outcome.done = true;
+        if (std::holds_alternative<DoneMessage>(*parsed.message)) outcome.done = true;
         if (on_message) {
           // The hook may block while the job waits for the device (a timing job's upgrade, a
           // paused job's resume): that wait is another job's time, not this one's, so it moves
@@ -69,7 +91,7 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
   } catch (const HarnessError& e) {
     outcome.runner_lost = true;
     outcome.stderr_tail = std::string("runner lost: ") + e.what();
-    if (child_pid > 0) ::kill(-child_pid, SIGKILL);
+    kill_group(child_pid);
     process_->stop();
   }
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -63,5 +63,43 @@ TEST_F(WorkerSlotDeadlineTest, TheJobsOwnTimeStillHasItsDeadline) {
   EXPECT_TRUE(outcome.timed_out);
 }
 
+// A zygote whose job sends what a runner must never send: a call with a mistyped fact, a
+// message type the protocol lacks, a second `started` naming init's group, and an exit whose
+// code is a string.
+constexpr const char* kMalformedZygote = R"PY(
+import json, sys
+print(json.dumps({"type": "ready"}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)["job"]
+    print(json.dumps({"type": "started", "job": job, "pid": -1}), flush=True)
+    print(json.dumps({"type": "call", "job": job, "case": "odd", "dtype": "float32", "seed": 7, "ok": True,
+                      "kernels": [], "other_kernels": [], "inputs_mutated": "no", "output_is_input": False,
+                      "guard_violations": [], "foreign_output_types": []}), flush=True)
+    print(json.dumps({"type": "turn", "job": job}), flush=True)
+    print(json.dumps({"type": "started", "job": job, "pid": 1}), flush=True)
+    print(json.dumps({"type": "done", "job": job}), flush=True)
+    print(json.dumps({"type": "exit", "job": job, "code": "zero", "signal": None}), flush=True)
+)PY";
+
+TEST_F(WorkerSlotDeadlineTest, MalformedMessagesAreKeptAsFaultsNeverActedOn) {
+  std::ofstream(dir_ / "keval_runner" / "__main__.py") << kMalformedZygote;
+  RunnerConfig config;
+  config.runner_dir = dir_;
+  WorkerSlot slot(config, nullptr);
+  std::vector<std::string> hooked;
+  JobOutcome outcome = slot.run({{"op", "run"}}, std::chrono::milliseconds(5000), [&](const nlohmann::json& message) {
+    hooked.push_back(message.value("type", ""));
+  });
+  EXPECT_FALSE(outcome.timed_out);
+  EXPECT_TRUE(outcome.done);
+  EXPECT_FALSE(outcome.exit_code.has_value());  // "zero" is no exit code
+  EXPECT_EQ(hooked, std::vector<std::string>{"done"});  // the hooks see well-formed messages only
+  ASSERT_EQ(outcome.messages.size(), 4u);  // the call, the unknown type, the done, the exit
+  EXPECT_EQ(*outcome.first_fault(),
+            "fact 'inputs_mutated' of call message for case odd float32 seed 7 is string, expected a boolean");
+  outcome.messages.erase(outcome.messages.begin());
+  EXPECT_EQ(*outcome.first_fault(), "message type 'turn' is not in the protocol");
+}
+
 }  // namespace
 }  // namespace keval

@@ -30,9 +30,19 @@ JobOutcome JobOutcome::from_json(const nlohmann::json& j) {
 std::vector<const nlohmann::json*> JobOutcome::of_type(const std::string& type) const {
   std::vector<const nlohmann::json*> out;
   for (const auto& message : messages) {
-    if (message.value("type", "") == type) out.push_back(&message);
+    if (message.is_object()) {
+      auto found = message.find("type");
+      if (found != message.end() && *found == type) out.push_back(&message);
+    }
   }
   return out;
+}
+
+std::optional<std::string> JobOutcome::first_fault() const {
+  for (const auto& message : messages) {
+    if (auto parsed = parse_runner_message(message); !parsed.message) return parsed.fault;
+  }
+  return std::nullopt;
 }
 
 }  // namespace keval

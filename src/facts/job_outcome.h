@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "facts/runner_message.h"
+
 namespace keval {
 
 struct JobOutcome {
@@ -23,8 +25,22 @@ struct JobOutcome {
   nlohmann::json to_json() const;
   static JobOutcome from_json(const nlohmann::json& j);
 
-  // Messages of one type, in order.
+  // Messages of one type, in order, as they came.
   std::vector<const nlohmann::json*> of_type(const std::string& type) const;
+
+  // Messages of one type, in order, parsed; a message that does not parse is left out (the
+  // judge fails closed on it first: first_fault).
+  template <class Message>
+  std::vector<Message> messages_of() const {
+    std::vector<Message> out;
+    for (const nlohmann::json* message : of_type(Message::kType)) {
+      if (auto parsed = parse_as<Message>(*message); parsed.message) out.push_back(std::move(*parsed.message));
+    }
+    return out;
+  }
+
+  // Why the first message that does not parse (runner_message.h) cannot be read, if any.
+  std::optional<std::string> first_fault() const;
 };
 
 }  // namespace keval

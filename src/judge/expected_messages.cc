@@ -1,53 +1,40 @@
 #include "judge/expected_messages.h"
 
-#include <functional>
+#include <algorithm>
 #include <set>
-
-#include "judge/required_facts.h"
 
 namespace keval {
 namespace {
 
-using nlohmann::json;
-
-bool same_call(const json& a, const json& b) {
-  return a.value("case", "") == b.value("case", "") && a.value("dtype", "") == b.value("dtype", "") &&
-         a.contains("seed") && b.contains("seed") && a["seed"] == b["seed"];
+std::string missing(const std::string& fact, const std::string& job, const Place& call) {
+  return "fact '" + fact + "' missing from the " + job + " job for " + call.text();
 }
 
-bool same_case(const json& message, const std::string& case_name, const std::string& dtype) {
-  return message.value("case", "") == case_name && message.value("dtype", "") == dtype;
-}
-
-bool any_of_type(const JobOutcome& job, const std::string& type, const std::function<bool(const json&)>& match) {
-  for (const json* message : job.of_type(type)) {
-    if (match(*message)) return true;
-  }
-  return false;
-}
-
-std::string missing(const std::string& fact, const std::string& job, const json& call) {
-  return "fact '" + fact + "' missing from the " + job + " job for " + measured_where(call);
+template <class Message, class Match>
+bool any_of(const std::vector<Message>& messages, Match match) {
+  return std::any_of(messages.begin(), messages.end(), match);
 }
 
 }  // namespace
 
 std::optional<std::string> missing_determinism(const JobOutcome& candidate) {
+  const auto checks = candidate.messages_of<DeterminismMessage>();
   std::set<std::pair<std::string, std::string>> seen;
-  for (const json* call : candidate.of_type("call")) {
-    if (!seen.emplace(call->value("case", ""), call->value("dtype", "")).second) continue;
-    if (!call->value("ok", false)) continue;  // a failed first call is never re-run
-    if (!any_of_type(candidate, "determinism", [&](const json& check) { return same_call(check, *call); })) {
-      return missing("determinism", "candidate", *call);
+  for (const CallMessage& call : candidate.messages_of<CallMessage>()) {
+    if (!seen.emplace(*call.at.case_name, *call.at.dtype).second) continue;
+    if (!call.ok) continue;  // a failed first call is never re-run
+    if (!any_of(checks, [&](const DeterminismMessage& check) { return check.at.same_call(call.at); })) {
+      return missing("determinism", "candidate", call.at);
     }
   }
   return std::nullopt;
 }
 
 std::optional<std::string> missing_comparison(const JobOutcome& candidate, const JobOutcome& reference) {
-  for (const json* call : candidate.of_type("call")) {
-    if (!any_of_type(reference, "compare", [&](const json& compare) { return same_call(compare, *call); })) {
-      return missing("compare", "reference", *call);
+  const auto compares = reference.messages_of<CompareMessage>();
+  for (const CallMessage& call : candidate.messages_of<CallMessage>()) {
+    if (!any_of(compares, [&](const CompareMessage& compare) { return compare.at.same_call(call.at); })) {
+      return missing("compare", "reference", call.at);
     }
   }
   return std::nullopt;
@@ -55,9 +42,10 @@ std::optional<std::string> missing_comparison(const JobOutcome& candidate, const
 
 std::optional<std::string> missing_timing(const JobOutcome& timing,
                                           const std::vector<std::pair<std::string, std::string>>& timed_cases) {
+  const auto samples = timing.messages_of<TimingMessage>();
   for (const auto& [case_name, dtype] : timed_cases) {
-    const bool timed = any_of_type(timing, "timing", [&](const json& sample) {
-      return same_case(sample, case_name, dtype) && sample.value("who", "candidate") == "candidate";
+    const bool timed = any_of(samples, [&](const TimingMessage& sample) {
+      return sample.at.same_case(case_name, dtype) && sample.candidate();
     });
     if (!timed) {
       return "fact 'timing' of the submission missing from the timing job for case " + case_name + " " + dtype;
@@ -67,15 +55,16 @@ std::optional<std::string> missing_timing(const JobOutcome& timing,
 }
 
 std::optional<std::string> missing_kernel_profile(const JobOutcome& timing) {
-  for (const json* sample : timing.of_type("timing")) {
-    if (sample->value("who", "candidate") != "candidate") continue;
-    const std::string case_name = sample->value("case", ""), dtype = sample->value("dtype", "");
-    auto of_this_case = [&](const json& message) { return same_case(message, case_name, dtype); };
-    if (any_of_type(timing, "kernel_profile", of_this_case)) continue;
-    const bool profile_failed = any_of_type(timing, "error", [&](const json& error) {
-      return error.value("stage", "") == "profile" && of_this_case(error);
+  const auto profiles = timing.messages_of<KernelProfileMessage>();
+  const auto errors = timing.messages_of<ErrorMessage>();
+  for (const TimingMessage& sample : timing.messages_of<TimingMessage>()) {
+    if (!sample.candidate()) continue;
+    const std::string case_name = *sample.at.case_name, dtype = *sample.at.dtype;
+    if (any_of(profiles, [&](const KernelProfileMessage& p) { return p.at.same_case(case_name, dtype); })) continue;
+    const bool profile_failed = any_of(errors, [&](const ErrorMessage& error) {
+      return error.stage == "profile" && error.at.same_case(case_name, dtype);
     });
-    if (!profile_failed) return missing("kernel_profile", "timing", *sample);
+    if (!profile_failed) return missing("kernel_profile", "timing", sample.at);
   }
   return std::nullopt;
 }

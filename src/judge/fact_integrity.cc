@@ -1,7 +1,5 @@
 #include "judge/fact_integrity.h"
 
-#include "judge/required_facts.h"
-
 namespace keval {
 
 std::optional<Judgement> judge_harness_reach(const std::vector<IntrospectionUse>& reach) {
@@ -17,10 +15,10 @@ std::optional<Judgement> judge_malformed_facts(const EvaluationFacts& facts) {
   for (const auto* job : {&facts.candidate, facts.timing ? &*facts.timing : nullptr,
                           facts.sanitizer ? &*facts.sanitizer : nullptr}) {
     if (!job) continue;
-    if (auto bad = first_malformed_fact(*job)) return Judgement{Verdict::kTampering, {*bad}};
+    if (auto bad = job->first_fault()) return Judgement{Verdict::kTampering, {*bad}};
   }
   if (facts.reference) {
-    if (auto bad = first_malformed_fact(*facts.reference)) {
+    if (auto bad = facts.reference->first_fault()) {
       return Judgement{Verdict::kCrash, {"harness: the reference job's " + *bad}};
     }
   }

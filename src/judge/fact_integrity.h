@@ -12,9 +12,9 @@ namespace keval {
 // keval's modules): whatever it changed there, the job's facts can no longer be trusted.
 std::optional<Judgement> judge_harness_reach(const std::vector<IntrospectionUse>& reach);
 
-// A fact the verdict reads that is missing or mistyped (required_facts.h): `tampering` in the
-// candidate's, timing or sanitizer job, whose processes ran the submission; a harness `crash`
-// in the reference job, which never loads it.
+// A message that does not parse (facts/runner_message.h: a type the protocol does not have, a
+// field missing or mistyped): `tampering` in the candidate's, timing or sanitizer job, whose
+// processes ran the submission; a harness `crash` in the reference job, which never loads it.
 std::optional<Judgement> judge_malformed_facts(const EvaluationFacts& facts);
 
 }  // namespace keval

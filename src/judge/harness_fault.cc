@@ -3,13 +3,6 @@
 namespace keval {
 namespace {
 
-using nlohmann::json;
-
-std::string text_of(const json& message, const char* key) {
-  auto found = message.find(key);
-  return found != message.end() && found->is_string() ? found->get<std::string>() : "";
-}
-
 std::string first_line(std::string text) {
   if (auto end = text.find('\n'); end != std::string::npos) text.resize(end);
   return text.size() > 300 ? text.substr(0, 297) + "..." : text;
@@ -18,9 +11,9 @@ std::string first_line(std::string text) {
 // The runner sends stage "runner", kind "SandboxFailed" when the job's confinement (uid,
 // folders, compile caches, mounts) could not be set up: before any code of the submission ran.
 std::optional<std::string> sandbox_failure(const JobOutcome& job, const char* who) {
-  for (const json* error : job.of_type("error")) {
-    if (text_of(*error, "stage") == "runner" && text_of(*error, "error_kind") == "SandboxFailed") {
-      return std::string(who) + " could not set up its sandbox: " + first_line(text_of(*error, "message"));
+  for (const ErrorMessage& error : job.messages_of<ErrorMessage>()) {
+    if (error.stage == "runner" && error.error_kind == "SandboxFailed") {
+      return std::string(who) + " could not set up its sandbox: " + first_line(error.message);
     }
   }
   return std::nullopt;
@@ -49,9 +42,8 @@ std::optional<std::string> harness_fault(const EvaluationFacts& facts) {
   if (auto fault = sandbox_failure(reference, "the reference job")) return fault;
   if (reference.done && !reference.timed_out && !reference.runner_lost) return std::nullopt;
   std::string reason = "the reference job failed (" + end_text(reference) + ")";
-  for (const json* error : reference.of_type("error")) {
-    reason += ": " + text_of(*error, "error_kind") + " " + first_line(text_of(*error, "message"));
-    break;
+  if (const auto errors = reference.messages_of<ErrorMessage>(); !errors.empty()) {
+    reason += ": " + errors.front().error_kind + " " + first_line(errors.front().message);
   }
   return reason;
 }

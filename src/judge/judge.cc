@@ -6,37 +6,22 @@
 
 #include "judge/expected_messages.h"
 #include "judge/fact_integrity.h"
-#include "judge/required_facts.h"
+#include "stats/summary_stats.h"
 
 namespace keval {
 namespace {
 
 using nlohmann::json;
 
-// A number field, or `fallback` when it is missing or null. Every fact a verdict turns on is
-// checked present and typed first (required_facts.h): the fallback only serves figures that
-// are null when not measured and the text of reasons.
-double num(const json& fact, const char* key, double fallback) {
-  auto found = fact.find(key);
-  return found != fact.end() && found->is_number() ? found->get<double>() : fallback;
+std::string where(const Place& at) {
+  const std::string text = at.text();
+  return text.empty() ? text : text + ": ";
 }
 
-long long count(const json& fact, const char* key) {
-  return static_cast<long long>(num(fact, key, 0));
-}
-
-std::string where(const json& fact) {
-  const std::string at = measured_where(fact);
-  return at.empty() ? at : at + ": ";
-}
-
-std::string error_text(const json& error) {
-  std::string text = where(error) + error.value("error_kind", "Error");
-  if (error.contains("line") && error["line"].is_number()) {
-    text += " at line " + std::to_string(error["line"].get<int>());
-  }
-  std::string message = error.value("message", "");
-  if (!message.empty()) text += ": " + message;
+std::string error_text(const ErrorMessage& error) {
+  std::string text = where(error.at) + error.error_kind;
+  if (error.line) text += " at line " + std::to_string(*error.line);
+  if (!error.message.empty()) text += ": " + error.message;
   return text;
 }
 
@@ -52,11 +37,11 @@ std::string shape_text(const json& shape) {
   return out + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::string number(const json& value) {
-  if (!value.is_number()) return "n/a";
+std::string number(std::optional<double> value) {
+  if (!value) return "n/a";
   std::ostringstream out;
   out.precision(3);
-  out << value.get<double>();
+  out << *value;
   return out.str();
 }
 
@@ -97,34 +82,36 @@ class Findings {
 
 // "; first at [1, 1000] (element 2001 of 37037): got nan, expected 0.527, allowed |diff| <= 1e-05
 // + 1e-05 x |expected|" from the reference job's `first_bad`; "" when it did not send one.
-std::string first_bad_text(const json& out) {
-  auto found = out.find("first_bad");
-  if (found == out.end() || !found->is_object()) return "";
-  const json& bad = *found;
+std::string first_bad_text(const OutputComparison& out) {
+  if (!out.first_bad.is_object()) return "";
+  const json& bad = out.first_bad;
   // Seven digits: three made "got 0.579, expected 0.579" of a float32 element 2e-4 apart.
   auto value = [](const json& v) {
     if (v.is_string()) return v.get<std::string>();
     if (!v.is_number()) return std::string("n/a");
-    std::ostringstream out;
-    out.precision(7);
-    out << v.get<double>();
-    return out.str();
+    std::ostringstream text;
+    text.precision(7);
+    text << v.get<double>();
+    return text.str();
   };
   std::string position;
-  for (const auto& p : bad.value("position", json::array())) position += (position.empty() ? "" : ", ") + p.dump();
+  if (auto found = bad.find("position"); found != bad.end() && found->is_array()) {
+    for (const auto& p : *found) position += (position.empty() ? "" : ", ") + p.dump();
+  }
   std::string text = "; first at [" + position + "]";
   if (bad.contains("flat_index") && bad["flat_index"].is_number()) {
-    text += " (element " + bad["flat_index"].dump() + " of " + std::to_string(count(out, "numel")) + ")";
+    text += " (element " + bad["flat_index"].dump() + " of " + std::to_string(out.numel) + ")";
   }
-  const json actual = bad.value("actual", json(nullptr)), expected = bad.value("expected", json(nullptr));
+  auto field = [&](const char* name) { return bad.contains(name) ? bad[name] : json(nullptr); };
+  const json actual = field("actual"), expected = field("expected");
   text += ": got " + value(actual) + ", expected " + value(expected);
   if (actual.is_number() && expected.is_number()) {
-    text += " (diff " + number(json(std::abs(actual.get<double>() - expected.get<double>()))) + ")";
+    text += " (diff " + number(std::abs(actual.get<double>() - expected.get<double>())) + ")";
   }
-  if (out.contains("atol") && out["atol"].is_number() && out.contains("rtol") && out["rtol"].is_number()) {
-    text += num(out, "atol", 0) == 0 && num(out, "rtol", 0) == 0
+  if (out.atol && out.rtol) {
+    text += *out.atol == 0 && *out.rtol == 0
                 ? ", exact match required"
-                : ", allowed |diff| <= " + number(out["atol"]) + " + " + number(out["rtol"]) + " x |expected|";
+                : ", allowed |diff| <= " + number(out.atol) + " + " + number(out.rtol) + " x |expected|";
   }
   return text;
 }
@@ -144,65 +131,59 @@ std::string exit_text(const JobOutcome& job) {
   return "unknown status";
 }
 
-double median_of(const json& values) {
-  std::vector<double> v;
-  for (const auto& x : values) {
-    if (x.is_number()) v.push_back(x.get<double>());
-  }
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
+// 0 for no samples: a check that compares two medians then finds nothing.
+double median_or_zero(const std::vector<double>& samples) { return samples.empty() ? 0 : median(samples); }
+
+std::string names_text(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
 }
 
-std::string names_text(const json& names) {
+std::string names_text(const std::vector<long long>& indices) {
   std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + (name.is_string() ? name.get<std::string>() : name.dump());
+  for (long long index : indices) out += (out.empty() ? "" : ", ") + std::to_string(index);
   return out;
 }
 
 // Hacks that make measurements lie: patched functions, foreign output types, cached outputs,
 // work outside the timed stream, writes outside an input's bounds.
 std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolicy& policy) {
-  for (const json* t : job.of_type("tampering")) {
-    return Judgement{Verdict::kTampering, {where(*t) + "the submission replaced " +
-                                           names_text(t->value("names", json::array())) +
-                                           " (during " + t->value("stage", "?") + ")"}};
+  for (const TamperingMessage& t : job.messages_of<TamperingMessage>()) {
+    return Judgement{Verdict::kTampering, {where(t.at) + "the submission replaced " + names_text(t.names) +
+                                           " (during " + t.stage + ")"}};
   }
-  for (const json* call : job.of_type("call")) {
-    const json& foreign = (*call)["foreign_output_types"];
-    if (!foreign.empty()) {
-      return Judgement{Verdict::kTampering, {where(*call) + "outputs must be plain torch.Tensor, got " +
-                                             names_text(foreign)}};
+  for (const CallMessage& call : job.messages_of<CallMessage>()) {
+    if (!call.foreign_output_types.empty()) {
+      return Judgement{Verdict::kTampering, {where(call.at) + "outputs must be plain torch.Tensor, got " +
+                                             names_text(call.foreign_output_types)}};
     }
-    const json& guards = (*call)["guard_violations"];
-    if (!guards.empty()) {
-      return Judgement{Verdict::kOutOfBounds, {where(*call) + "wrote outside the bounds of input(s) " +
-                                               names_text(guards) + " (guard bands changed)"}};
+    if (!call.guard_violations.empty()) {
+      return Judgement{Verdict::kOutOfBounds, {where(call.at) + "wrote outside the bounds of input(s) " +
+                                               names_text(call.guard_violations) + " (guard bands changed)"}};
     }
   }
-  for (const json* timing : job.of_type("timing")) {
-    if (timing->value("who", "candidate") != "candidate") continue;  // baselines are trusted
-    long long mismatches = count(*timing, "timed_output_mismatches");
-    if (mismatches > 0) {
+  for (const TimingMessage& timing : job.messages_of<TimingMessage>()) {
+    if (!timing.candidate()) continue;  // baselines are trusted
+    if (timing.timed_output_mismatches > 0) {
       return Judgement{Verdict::kTampering,
-                       {where(*timing) + std::to_string(mismatches) + " of " +
-                        std::to_string(count(*timing, "timed_output_checks")) +
+                       {where(timing.at) + std::to_string(timing.timed_output_mismatches) + " of " +
+                        std::to_string(timing.timed_output_checks) +
                         " timed calls returned outputs that differ from the verified ones "
                         "(cached or replayed results)"}};
     }
-    if (long long persisting = count(*timing, "l2_persisting_bytes"); persisting > 0) {
+    if (timing.l2_persisting_bytes > 0) {
       return Judgement{Verdict::kTampering,
-                       {where(*timing) + "the submission set " + std::to_string(persisting) +
+                       {where(timing.at) + "the submission set " + std::to_string(timing.l2_persisting_bytes) +
                         " bytes of L2 aside for persisting accesses, which would outlast the "
                         "cold-L2 flush between timed samples"}};
     }
-    if (timing->value("method", "") == "cuda_event_cold_l2" && timing->contains("host_samples_ms") &&
-        (*timing)["host_samples_ms"].is_array()) {
-      double event = median_of((*timing)["samples_ms"]);
-      double host = median_of((*timing)["host_samples_ms"]);
+    if (timing.method == "cuda_event_cold_l2" && timing.host_samples_ms) {
+      double event = median_or_zero(timing.samples_ms);
+      double host = median_or_zero(*timing.host_samples_ms);
       if (host > policy.host_event_ratio * event + policy.host_event_slack_ms) {
         return Judgement{Verdict::kTampering,
-                         {where(*timing) + "host time to a device-wide sync (" + number(host) +
+                         {where(timing.at) + "host time to a device-wide sync (" + number(host) +
                           " ms) far exceeds the CUDA event time (" + number(event) +
                           " ms): work runs outside the timed stream"}};
       }
@@ -213,27 +194,26 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
 
 std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy& policy) {
   if (!policy.require_kernel) return std::nullopt;  // any code may do the work (e.g. KernelBench's)
-  for (const json* ablation : job.of_type("ablation")) {
-    if (ablation->value("outputs_unchanged", false)) {
+  for (const AblationMessage& ablation : job.messages_of<AblationMessage>()) {
+    if (ablation.outputs_unchanged) {
       return Judgement{Verdict::kLibraryFallback,
-                       {where(*ablation) + "with the submission's own kernels (" +
-                        names_text(ablation->value("suppressed", json::array())) +
+                       {where(ablation.at) + "with the submission's own kernels (" + names_text(ablation.suppressed) +
                         ") suppressed, the call's outputs did not change: other code did the work"}};
     }
   }
-  for (const json* profile : job.of_type("kernel_profile")) {
+  for (const KernelProfileMessage& profile : job.messages_of<KernelProfileMessage>()) {
     // null: the call took no device time at all, so no share of it went elsewhere
-    if ((*profile)["own_share"].is_null()) continue;
-    const double share = (*profile)["own_share"].get<double>();
+    if (!profile.own_share) continue;
+    const double share = *profile.own_share;
     if (share < policy.min_own_gpu_share) {
       std::string top;
-      for (const auto& kernel : profile->value("kernels", json::array())) {
-        if (kernel.value("own", false)) continue;
-        top += (top.empty() ? "" : ", ") + kernel.value("name", std::string("?")).substr(0, 60);
+      for (const ProfiledKernel& kernel : profile.kernels) {
+        if (kernel.own) continue;
+        top += (top.empty() ? "" : ", ") + kernel.name.substr(0, 60);
         if (top.size() > 150) break;
       }
       return Judgement{Verdict::kLibraryFallback,
-                       {where(*profile) + "the submission's Triton kernels took " +
+                       {where(profile.at) + "the submission's Triton kernels took " +
                         number(share * 100) + "% of the call's GPU time (at least " +
                         number(policy.min_own_gpu_share * 100) + "% required); other kernels: " + top}};
     }
@@ -243,14 +223,13 @@ std::optional<Judgement> judge_fallback(const JobOutcome& job, const JudgePolicy
 
 std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolicy& policy) {
   if (auto end = judge_process_end(job, "the submission")) return end;
-  for (const json* error : job.of_type("error")) {
-    const std::string stage = error->value("stage", "");
-    const std::string kind = error->value("error_kind", "");
-    if (stage == "import") {
-      return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
-                       {"while loading the submission: " + error_text(*error)}};
+  const auto errors = job.messages_of<ErrorMessage>();
+  for (const ErrorMessage& error : errors) {
+    if (error.stage == "import") {
+      return Judgement{is_compile_error(error.error_kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                       {"while loading the submission: " + error_text(error)}};
     }
-    if (stage == "entry") return Judgement{Verdict::kMissingEntry, {error->value("message", "")}};
+    if (error.stage == "entry") return Judgement{Verdict::kMissingEntry, {error.message}};
   }
   // What a call was seen doing outranks how the process ended afterwards (a write outside an
   // input's bounds can corrupt the heap and abort the job before it reports `done`).
@@ -258,40 +237,34 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   if (!job.done) {
     std::string reason = "the process ended (" + exit_text(job) + ") before reporting every result";
     // the first error it reported says why (a lost CUDA context, the runner's own fault)
-    for (const json* error : job.of_type("error")) {
-      reason += ": " + error_text(*error);
-      break;
-    }
+    if (!errors.empty()) reason += ": " + error_text(errors.front());
     if (!job.stderr_tail.empty()) reason += "; stderr: " + job.stderr_tail.substr(0, 500);
     return Judgement{Verdict::kCrash, {reason}};
   }
-  for (const json* error : job.of_type("error")) {
-    const std::string kind = error->value("error_kind", "");
-    if (error->value("stage", "") != "call") continue;
-    if (kind == "NonTensorOutput") return Judgement{Verdict::kWrongShape, {error_text(*error)}};
-    return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
-                     {error_text(*error)}};
+  for (const ErrorMessage& error : errors) {
+    if (error.stage != "call") continue;
+    if (error.error_kind == "NonTensorOutput") return Judgement{Verdict::kWrongShape, {error_text(error)}};
+    return Judgement{is_compile_error(error.error_kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                     {error_text(error)}};
   }
-  for (const json* error : job.of_type("error")) {
-    if (error->value("stage", "") == "profile") continue;  // informs only
-    return Judgement{Verdict::kCrash, {"harness: " + error_text(*error)}};
+  for (const ErrorMessage& error : errors) {
+    if (error.stage == "profile") continue;  // informs only
+    return Judgement{Verdict::kCrash, {"harness: " + error_text(error)}};
   }
-  auto calls = job.of_type("call");
+  const auto calls = job.messages_of<CallMessage>();
   if (calls.empty()) return Judgement{Verdict::kCrash, {"the submission reported no calls"}};
   bool any_kernel = false;
   std::string other;
-  for (const json* call : calls) {
-    if (!policy.inplace && (*call)["inputs_mutated"].get<bool>()) {
+  for (const CallMessage& call : calls) {
+    if (!policy.inplace && call.inputs_mutated) {
       return Judgement{Verdict::kInputMutated,
-                       {where(*call) + "the call changed its inputs (the task does not allow it)"}};
+                       {where(call.at) + "the call changed its inputs (the task does not allow it)"}};
     }
-    if (!policy.inplace && (*call)["output_is_input"].get<bool>()) {
-      return Judgement{Verdict::kTampering, {where(*call) + "an output aliases an input tensor"}};
+    if (!policy.inplace && call.output_is_input) {
+      return Judgement{Verdict::kTampering, {where(call.at) + "an output aliases an input tensor"}};
     }
-    if (!(*call)["kernels"].empty()) any_kernel = true;
-    if (!(*call)["other_kernels"].empty() && other.empty()) {
-      other = (*call)["other_kernels"].dump();
-    }
+    if (!call.kernels.empty()) any_kernel = true;
+    if (!call.other_kernels.empty() && other.empty()) other = json(call.other_kernels).dump();
   }
   if (!any_kernel && policy.require_kernel) {
     return Judgement{Verdict::kNoKernel,
@@ -301,45 +274,40 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   return judge_fallback(job, policy);
 }
 
-void judge_outputs(const json& compare, Findings& findings) {
-  const std::string at = where(compare);
-  if (compare.value("missing", false)) {
+void judge_outputs(const CompareMessage& compare, Findings& findings) {
+  const std::string at = where(compare.at);
+  if (compare.missing) {
     findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
     return;
   }
-  long long n = count(compare, "n_outputs"), expected = count(compare, "ref_n_outputs");
-  if (n != expected) {
-    findings.add(Verdict::kWrongShape, at + "returned " + std::to_string(n) +
-                                           " outputs, the reference " + std::to_string(expected));
+  if (compare.n_outputs != compare.ref_n_outputs) {
+    findings.add(Verdict::kWrongShape, at + "returned " + std::to_string(compare.n_outputs) +
+                                           " outputs, the reference " + std::to_string(compare.ref_n_outputs));
     return;
   }
-  for (const json& out : compare.value("outputs", json::array())) {
-    const std::string name = at + "output " + std::to_string(count(out, "index")) + ": ";
-    if (out["shape"] != out["ref_shape"]) {
-      findings.add(Verdict::kWrongShape, name + "shape " + shape_text(out["shape"]) +
-                                             ", expected " + shape_text(out["ref_shape"]));
+  for (const OutputComparison& out : compare.outputs) {
+    const std::string name = at + "output " + std::to_string(out.index) + ": ";
+    if (out.shape != out.ref_shape) {
+      findings.add(Verdict::kWrongShape, name + "shape " + shape_text(out.shape) +
+                                             ", expected " + shape_text(out.ref_shape));
       continue;
     }
-    if (out["dtype"] != out["ref_dtype"]) {
-      findings.add(Verdict::kWrongDtype, name + "dtype " + out.value("dtype", "?") +
-                                             ", expected " + out.value("ref_dtype", "?"));
+    if (out.dtype != out.ref_dtype) {
+      findings.add(Verdict::kWrongDtype, name + "dtype " + out.dtype + ", expected " + out.ref_dtype);
       continue;
     }
-    long long nan = count(out, "nan"), inf = count(out, "inf");
-    long long ref_nan = count(out, "ref_nan"), ref_inf = count(out, "ref_inf");
-    if ((nan > 0 && ref_nan == 0) || (inf > 0 && ref_inf == 0)) {
-      findings.add(Verdict::kNanMismatch, name + std::to_string(nan) + " NaN and " +
-                                              std::to_string(inf) + " Inf values where the reference has " +
-                                              std::to_string(ref_nan) + " and " + std::to_string(ref_inf) +
+    if ((out.nan > 0 && out.ref_nan == 0) || (out.inf > 0 && out.ref_inf == 0)) {
+      findings.add(Verdict::kNanMismatch, name + std::to_string(out.nan) + " NaN and " +
+                                              std::to_string(out.inf) + " Inf values where the reference has " +
+                                              std::to_string(out.ref_nan) + " and " + std::to_string(out.ref_inf) +
                                               first_bad_text(out));
       continue;
     }
-    long long over = count(out, "n_over_tol");
-    if (over > 0) {
+    if (out.n_over_tol > 0) {
       findings.add(Verdict::kMismatch,
-                   name + std::to_string(over) + " of " + std::to_string(count(out, "numel")) +
+                   name + std::to_string(out.n_over_tol) + " of " + std::to_string(out.numel) +
                        " elements outside tolerance" + first_bad_text(out) + "; max abs err " +
-                       number(out["max_abs_err"]));
+                       number(out.max_abs_err));
     }
   }
 }
@@ -349,15 +317,13 @@ void judge_outputs(const json& compare, Findings& findings) {
 std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePolicy& policy) {
   if (auto end = judge_process_end(job, "the timing job")) return end;
   if (auto integrity = judge_integrity(job, policy)) return integrity;
-  for (const json* error : job.of_type("error")) {
-    const std::string stage = error->value("stage", "");
-    if (stage == "profile") continue;
-    const std::string kind = error->value("error_kind", "");
-    if (stage == "call" || stage == "timing" || stage == "import") {
-      return Judgement{is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
-                       {"while timing: " + error_text(*error)}};
+  for (const ErrorMessage& error : job.messages_of<ErrorMessage>()) {
+    if (error.stage == "profile") continue;
+    if (error.stage == "call" || error.stage == "timing" || error.stage == "import") {
+      return Judgement{is_compile_error(error.error_kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
+                       {"while timing: " + error_text(error)}};
     }
-    return Judgement{Verdict::kCrash, {"harness (timing): " + error_text(*error)}};
+    return Judgement{Verdict::kCrash, {"harness (timing): " + error_text(error)}};
   }
   if (!job.done) {
     return Judgement{Verdict::kCrash, {"the timing job ended (" + exit_text(job) +
@@ -375,55 +341,36 @@ std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePoli
 // --sanitize: memcheck's errors are out-of-bounds (or freed, misaligned) accesses; a job whose
 // log holds no summary means the tool never ran, which must not read as a clean check.
 std::optional<Judgement> judge_memcheck(const JobOutcome& job) {
-  if (job.of_type("memcheck").empty()) {
+  const auto reports = job.messages_of<MemcheckMessage>();
+  if (reports.empty()) {
     return Judgement{Verdict::kCrash, {"harness: the compute-sanitizer job has no memcheck report (" +
                                        exit_text(job) + ")"}};
   }
-  for (const json* report : job.of_type("memcheck")) {
-    if (!(*report)["summary_found"].get<bool>()) {
+  for (const MemcheckMessage& report : reports) {
+    if (!report.summary_found) {
       return Judgement{Verdict::kCrash, {"harness: compute-sanitizer wrote no error summary (" +
-                                         exit_text(job) + "; log " + report->value("log", "?") + ")"}};
+                                         exit_text(job) + "; log " + report.log + ")"}};
     }
-    const long long errors = (*report)["errors"].get<long long>();
-    if (errors > 0) {
-      std::string first = names_text(report->value("first_errors", json::array()));
-      return Judgement{Verdict::kOutOfBounds, {"compute-sanitizer memcheck found " + std::to_string(errors) +
+    if (report.errors > 0) {
+      std::string first = names_text(report.first_errors);
+      return Judgement{Verdict::kOutOfBounds, {"compute-sanitizer memcheck found " + std::to_string(report.errors) +
                                                " error(s) on the small cases" + (first.empty() ? "" : ": " + first)}};
     }
   }
   return std::nullopt;
 }
 
-}  // namespace
-
-Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy);
-
-Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) {
-  try {
-    return judge_facts(facts, policy);
-  } catch (const nlohmann::json::exception& e) {
-    // A fact of the wrong type came from the child (a submission can write into the
-    // runner's process): never trusted, never fatal.
-    return {Verdict::kCrash, {std::string("harness: malformed runner facts: ") + e.what()}};
-  }
-}
-
-namespace {
-
 // The reference job compared the candidate's differing re-run with its first call outside the
 // elements the reference leaves undefined (tasks with check_reference_defined) and found none.
-bool differs_only_where_reference_undefined(const json& check, const std::vector<const json*>& compares) {
-  for (const json* compare : compares) {
-    if (compare->value("case", "") == check.value("case", "") &&
-        compare->value("dtype", "") == check.value("dtype", "") && (*compare)["seed"] == check["seed"] &&
-        compare->contains("rerun_differs_where_defined")) {
-      return !(*compare)["rerun_differs_where_defined"].get<bool>();
+bool differs_only_where_reference_undefined(const DeterminismMessage& check,
+                                            const std::vector<CompareMessage>& compares) {
+  for (const CompareMessage& compare : compares) {
+    if (compare.at.same_call(check.at) && compare.rerun_differs_where_defined) {
+      return !*compare.rerun_differs_where_defined;
     }
   }
   return false;
 }
-
-}  // namespace
 
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto reach = judge_harness_reach(facts.harness_reach)) return *reach;
@@ -431,32 +378,30 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto failure = judge_candidate(facts.candidate, policy)) return *failure;
   if (!facts.reference) return {Verdict::kCrash, {"harness: the reference comparison did not run"}};
   const JobOutcome& reference = *facts.reference;
+  const auto reference_errors = reference.messages_of<ErrorMessage>();
   if (reference.timed_out || reference.runner_lost || !reference.done) {
     std::string reason = "harness: the reference job failed (" + exit_text(reference) + ")";
-    for (const json* error : reference.of_type("error")) reason += "; " + error_text(*error);
+    for (const ErrorMessage& error : reference_errors) reason += "; " + error_text(error);
     return {Verdict::kCrash, {reason}};
   }
   if (auto gap = missing_comparison(facts.candidate, reference)) {
     std::string reason = "harness: " + *gap;
-    for (const json* error : reference.of_type("error")) {
-      reason += "; " + error_text(*error);
-      break;
-    }
+    if (!reference_errors.empty()) reason += "; " + error_text(reference_errors.front());
     return {Verdict::kCrash, {reason}};
   }
   Findings findings;
-  auto compares = reference.of_type("compare");
-  for (const json* compare : compares) judge_outputs(*compare, findings);
+  const auto compares = reference.messages_of<CompareMessage>();
+  for (const CompareMessage& compare : compares) judge_outputs(compare, findings);
   if (findings.any()) return findings.result();
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
   if (policy.check_determinism) {
     if (auto gap = missing_determinism(facts.candidate)) return {Verdict::kTampering, {*gap}};
   }
-  for (const json* check : facts.candidate.of_type("determinism")) {
-    if (!(*check)["same"].get<bool>() && !differs_only_where_reference_undefined(*check, compares)) {
+  for (const DeterminismMessage& check : facts.candidate.messages_of<DeterminismMessage>()) {
+    if (!check.same && !differs_only_where_reference_undefined(check, compares)) {
       return {Verdict::kNondeterministic,
-              {where(*check) + "two runs on the same inputs differ (max abs diff " +
-               number((*check)["max_abs_diff"]) + ")"}};
+              {where(check.at) + "two runs on the same inputs differ (max abs diff " +
+               number(check.max_abs_diff) + ")"}};
     }
   }
   if (facts.sanitizer) {
@@ -467,6 +412,12 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   }
   return {Verdict::kPass, {}};
 }
+
+}  // namespace
+
+// Every fact is typed before it is read (judge_malformed_facts), so nothing below throws on a
+// message of the wrong shape; a broken invariant still does.
+Judgement judge(const EvaluationFacts& facts, const JudgePolicy& policy) { return judge_facts(facts, policy); }
 
 bool verdict_counts_as_call(Verdict verdict) {
   switch (verdict) {

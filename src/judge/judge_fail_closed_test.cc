@@ -197,5 +197,30 @@ TEST(JudgeTest, CodeReachingTheRunnerIsTamperingNamingConstructAndLine) {
   EXPECT_EQ(judge(again, {}).verdict, Verdict::kTampering);  // stored facts re-judge the same
 }
 
+TEST(JudgeTest, AMessageTheProtocolLacksIsNotPass) {
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.candidate.messages.insert(facts.candidate.messages.begin(), json{{"type", "turn"}});
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kTampering);
+  EXPECT_TRUE(mentions(j, "message type 'turn' is not in the protocol")) << j.reasons[0];
+  facts = facts_with({output({37}, "float32", 0)});
+  facts.reference->messages.push_back({{"type", "compare"}, {"case", 7}});
+  j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kCrash);  // the reference job never loads the submission: keval's fault
+  EXPECT_TRUE(mentions(j, "harness: the reference job's fact 'case' of compare message is number")) << j.reasons[0];
+}
+
+TEST(JudgeTest, MistypedFactsOfAnyMessageAreNotPass) {
+  for (json message : {json{{"type", "error"}, {"stage", 3}, {"error_kind", "X"}},
+                       json{{"type", "tampering"}, {"stage", "call"}, {"names", "torch.equal"}},
+                       json{{"type", "kernel_profile"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7},
+                            {"own_share", 0.9}, {"kernels", {{{"name", "k"}, {"own", "yes"}}}}},
+                       json{{"type", "done"}, {"phases", "fast"}}}) {
+    EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+    facts.candidate.messages.insert(facts.candidate.messages.begin(), message);
+    EXPECT_EQ(judge(facts, {}).verdict, Verdict::kTampering) << message.dump();
+  }
+}
+
 }  // namespace
 }  // namespace keval

@@ -5,12 +5,8 @@ namespace {
 
 nlohmann::json one_job(const JobOutcome& job) {
   nlohmann::json phases = nlohmann::json::object();
-  for (const nlohmann::json* done : job.of_type("done")) {
-    auto it = done->find("phases");
-    if (it == done->end() || !it->is_object()) continue;
-    for (const auto& [name, value] : it->items()) {
-      if (value.is_number()) phases[name] = value;  // the child's facts: keep numbers only
-    }
+  for (const DoneMessage& done : job.messages_of<DoneMessage>()) {
+    for (const auto& [name, seconds] : done.phases) phases[name] = seconds;
   }
   nlohmann::json out = {{"wall_s", job.wall_s}, {"lease_wait_s", job.lease_wait_s}, {"phases", phases}};
   if (job.retried_alone) out["retried_alone"] = true;  // its first run ran out of GPU memory

@@ -56,10 +56,13 @@ void put_samples(sqlite3* db, int64_t evaluation_id, int64_t run_id, const std::
                  const JobOutcome& job) {
   Statement insert(db, "INSERT INTO samples(evaluation_id, run_id, task, case_name, dtype, who, "
                        "method, samples_json) VALUES(?,?,?,?,?,?,?,?)");
-  for (const auto* timing : job.of_type("timing")) {
+  for (const auto* raw : job.of_type("timing")) {
+    const Parsed<TimingMessage> timing = parse_as<TimingMessage>(*raw);
+    if (!timing.message) continue;  // judged as a fault; no samples to keep
+    const Place& at = timing.message->at;
     insert.bind(1, evaluation_id).bind(2, run_id).bind(3, task)
-        .bind(4, timing->value("case", "")).bind(5, timing->value("dtype", "")).bind(6, timing->value("who", "candidate"))
-        .bind(7, timing->value("method", "")).bind(8, (*timing)["samples_ms"].dump());
+        .bind(4, *at.case_name).bind(5, *at.dtype).bind(6, timing.message->who)
+        .bind(7, timing.message->method).bind(8, raw->at("samples_ms").dump());  // as they came
     insert.run();
     insert.reset();
   }
