@@ -9,12 +9,12 @@ stays out of the sample), CUDA events around one call, host time to a device-wid
 beside it (less the cover). CPU samples: wall-clock.
 """
 
-import statistics
-
 import torch
 
 from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
+from .request_check import timing_setting
+from .sample_stats import median
 from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
@@ -73,7 +73,7 @@ class Contender:
         self.samples = []
         self.host_samples = []
         self.reason = None
-        self.low_clock_discarded = 0  # samples dropped: SM clock under 75% of its default
+        self.low_clock_discarded = 0  # samples dropped: SM clock under low_clock_fraction of its default
         self.l2_persisting_bytes = 0  # largest persisting-L2 limit found before its samples
         self.cover_ms = []  # per sample: the launch cover's length (none without a cover)
         self.sm_mhz = []  # per kept sample: the SM clock read after it (dataset provenance)
@@ -116,8 +116,9 @@ class Contender:
 def measure_interleaved(contenders: list, device: torch.device, settings: dict, clock="open",
                         l2="open", cover="open") -> None:
     """Fills each contender's samples, host_samples and reason. `clock` reads the SM clock
-    after each sample (default: NVML on CUDA, none on the CPU); a sample taken under 75% of the
-    default SM clock is discarded. `l2` resets persisting L2 before each CUDA sample (default:
+    after each sample (default: NVML on CUDA, none on the CPU); a sample taken under the
+    settings' `low_clock_fraction` of the default SM clock is discarded. `l2` resets
+    persisting L2 before each CUDA sample (default:
     the driver's, l2_persistence.py); the limit it finds is charged to the contender whose call
     came last (the one that could have raised it). `cover` runs before each CUDA sample's start
     event (default: a LaunchCover of settings' `launch_cover_us`; None: the start event fires on
@@ -128,9 +129,10 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
         clock = SmClock.open(device) if cuda else None
     sampler = Sampler(device, settings, l2, cover)
     last = None  # the contender whose call ran last
+    low_clock = float(timing_setting(settings, "low_clock_fraction"))
 
     for contender in contenders:
-        contender.warm_up(int(settings.get("warmup", 0)))
+        contender.warm_up(int(timing_setting(settings, "warmup")))
         contender.charge_l2(sampler)
     began = _clock()
     active = list(contenders)
@@ -140,7 +142,7 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
                 last.charge_l2(sampler)
             sample = contender.sample(sampler)
             mhz = clock.current_mhz() if clock is not None else None
-            kept = clock is None or not too_slow(mhz, clock.default_mhz)
+            kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
             contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
             sample = None
             last = contender
@@ -158,8 +160,8 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "host_samples_ms": contender.host_samples if cuda else None,
             "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
             "l2_persisting_bytes": contender.l2_persisting_bytes,
-            "launch_cover_ms": statistics.median(contender.cover_ms) if contender.cover_ms else 0.0,
-            "sm_clock_mhz": statistics.median(contender.sm_mhz) if contender.sm_mhz else None,
+            "launch_cover_ms": median(contender.cover_ms) if contender.cover_ms else 0.0,
+            "sm_clock_mhz": median(contender.sm_mhz) if contender.sm_mhz else None,
             "sm_clock_default_mhz": contender.sm_default_mhz}
 
 

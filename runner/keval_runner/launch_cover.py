@@ -17,9 +17,10 @@ import functools
 
 import torch
 
+from .request_check import timing_setting
+
 _Event = torch.cuda.Event
 
-DEFAULT_COVER_US = 200
 _THREADS_PER_BLOCK = 1024
 
 
@@ -51,7 +52,7 @@ class LaunchCover:
     @classmethod
     def open(cls, device: torch.device, settings: dict):
         """A compiled cover for `device`, or None (cover off, or it cannot run here)."""
-        cover_us = float(settings.get("launch_cover_us", DEFAULT_COVER_US))
+        cover_us = float(timing_setting(settings, "launch_cover_us"))
         if device.type != "cuda" or cover_us <= 0:
             cls.failure = "off"
             return None

@@ -1,14 +1,16 @@
 """The GPU's SM clock through NVML (ctypes on libnvidia-ml; no Python package needed).
 
-Timing discards a sample taken while the SM clock ran below 75% of its default (a throttled or
-not yet boosted GPU measures the clock, not the kernel). Everything here is best effort: where
+Timing discards a sample taken while the SM clock ran below a fraction of its default (the
+request's timing `low_clock_fraction`, 0.75 from the controller: a throttled or not yet boosted
+GPU measures the clock, not the kernel). Everything here is best effort: where
 NVML is missing or refuses, `SmClock.open` returns None and no sample is discarded.
 """
 
 import ctypes
 
+from .request_check import TIMING_DEFAULTS
+
 NVML_CLOCK_SM = 1
-LOW_CLOCK_FRACTION = 0.75
 
 
 class SmClock:
@@ -51,6 +53,6 @@ class SmClock:
         return int(mhz.value)
 
 
-def too_slow(mhz, default_mhz) -> bool:
+def too_slow(mhz, default_mhz, fraction=TIMING_DEFAULTS["low_clock_fraction"]) -> bool:
     """A sample taken at `mhz` is discarded (unknown clocks never discard)."""
-    return bool(mhz) and bool(default_mhz) and mhz < LOW_CLOCK_FRACTION * default_mhz
+    return bool(mhz) and bool(default_mhz) and mhz < fraction * default_mhz

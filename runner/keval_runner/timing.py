@@ -10,10 +10,12 @@ Both: the caller's `prepare(k)` readies the k-th call outside the timed region (
 input sets) and `observe(i, output)` sees each timed call's output after the sample.
 """
 
-import statistics
 import time
 
 import torch
+
+from .request_check import timing_setting
+from .sample_stats import relative_stdev
 
 # The clock, bound at import (in the zygote): a candidate replacing time.perf_counter does not
 # reach the samples (and the tampering check names the replacement).
@@ -21,36 +23,28 @@ _clock = time.perf_counter
 _Event = torch.cuda.Event
 _synchronize = torch.cuda.synchronize
 
-DEFAULT_TARGET_REL_STDEV = 0.005
 FALLBACK_L2_BYTES = 64 * 1024 * 1024
 
 
-def relative_stdev(samples: list) -> float:
-    if len(samples) < 2:
-        return float("inf")
-    mean = statistics.fmean(samples)
-    if mean <= 0:
-        return float("inf")
-    return statistics.stdev(samples) / mean
-
-
 def stop_reason(samples: list, elapsed_s: float, settings: dict):
-    """'converged', 'time_cap', 'sample_cap', or None to keep sampling."""
+    """'converged', 'time_cap', 'sample_cap', or None to keep sampling. The rule's figures are
+    the controller's, from the request (defaults: protocol/request.schema.json)."""
     n = len(samples)
-    enough = n >= int(settings.get("min_samples", 1))
-    target = float(settings.get("target_rel_stdev", DEFAULT_TARGET_REL_STDEV))
-    if enough and elapsed_s >= float(settings.get("min_seconds", 0.0)) and relative_stdev(samples) <= target:
+    enough = n >= int(timing_setting(settings, "min_samples"))
+    target = float(timing_setting(settings, "target_rel_stdev"))
+    if (enough and elapsed_s >= float(timing_setting(settings, "min_seconds"))
+            and relative_stdev(samples) <= target):
         return "converged"
-    if enough and elapsed_s >= float(settings.get("max_seconds", 1.0)):
+    if enough and elapsed_s >= float(timing_setting(settings, "max_seconds")):
         return "time_cap"
-    if n >= int(settings.get("max_samples", 100)):
+    if n >= int(timing_setting(settings, "max_samples")):
         return "sample_cap"
     return None
 
 
 def check_interval(settings: dict) -> int:
     """N: every N-th timed call is checked, so that at least 5 checks happen (fewer samples: all)."""
-    least = min(int(settings.get("min_samples", 1)), int(settings.get("max_samples", 100)))
+    least = min(int(timing_setting(settings, "min_samples")), int(timing_setting(settings, "max_samples")))
     return max(1, least // 5)
 
 

@@ -15,10 +15,21 @@ struct TimingSettings {
   int min_samples = 10;
   int max_samples = 100;
   double max_seconds = 0.25;  // per case, dtype and contender: bounds GPU time per candidate
+  // Sampling stops as converged once the samples' stdev over their mean is at most this, after
+  // min_samples and min_seconds (docs/architecture.md: no time minimum per case and dtype).
+  double target_rel_stdev = 0.005;
+  double min_seconds = 0;
+  // A CUDA sample taken while the SM clock ran under this fraction of its default is dropped.
+  double low_clock_fraction = 0.75;
+  // The spin kernel before each CUDA sample's start event, so the host's launch latency stays
+  // out of the sample (runner/keval_runner/launch_cover.py); 0: none.
+  double launch_cover_us = 200;
 
   nlohmann::json to_json() const {
     return {{"enabled", enabled}, {"warmup", warmup}, {"min_samples", min_samples},
-            {"max_samples", max_samples}, {"max_seconds", max_seconds}};
+            {"max_samples", max_samples}, {"max_seconds", max_seconds},
+            {"target_rel_stdev", target_rel_stdev}, {"min_seconds", min_seconds},
+            {"low_clock_fraction", low_clock_fraction}, {"launch_cover_us", launch_cover_us}};
   }
   // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
   // samples, so a CPU run stays quick.

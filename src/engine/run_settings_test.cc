@@ -1,0 +1,45 @@
+// The timing settings the controller sends: every figure of the runner's stopping rule and
+// sampling is the controller's, so the runner never falls back on a default of its own.
+#include "engine/run_settings.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace keval {
+namespace {
+
+using nlohmann::json;
+
+json timing_schema() {
+  std::ifstream in(std::string(KEVAL_SOURCE_DIR) + "/runner/keval_runner/protocol/request.schema.json");
+  return json::parse(in)["$defs"]["timing"];
+}
+
+TEST(TimingSettingsTest, SendsEveryFigureTheRunnerReads) {
+  for (const TimingSettings& settings : {TimingSettings{}, TimingSettings::for_device("cpu")}) {
+    const json sent = settings.to_json();
+    for (const auto& [name, field] : timing_schema()["properties"].items()) {
+      EXPECT_TRUE(sent.contains(name)) << name;
+    }
+    for (const auto& [name, value] : sent.items()) {
+      EXPECT_TRUE(timing_schema()["properties"].contains(name)) << name << " is not in the request schema";
+    }
+  }
+}
+
+TEST(TimingSettingsTest, StoppingFiguresAreTheRunnersDefaults) {
+  // The values the runner had as constants; the schema keeps them for requests without them.
+  const json sent = TimingSettings{}.to_json();
+  const json fields = timing_schema()["properties"];
+  for (const char* name : {"target_rel_stdev", "min_seconds", "low_clock_fraction", "launch_cover_us"}) {
+    EXPECT_DOUBLE_EQ(sent[name].get<double>(), fields[name]["default"].get<double>()) << name;
+  }
+  EXPECT_DOUBLE_EQ(sent["target_rel_stdev"].get<double>(), 0.005);
+  EXPECT_DOUBLE_EQ(sent["low_clock_fraction"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(sent["launch_cover_us"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(sent["min_seconds"].get<double>(), 0);
+}
+
+}  // namespace
+}  // namespace keval
