@@ -38,6 +38,9 @@ std::string suite_label(const std::string& suite_arg);
 // KEVAL_PYTHON for this process and its children. Nothing when empty.
 void use_python(const std::string& python);
 
+// --max-seconds and --max-samples of run, validate and sweep (engine/run_session.h's RunOptions).
+void add_timing_limit_options(CLI::App* cmd, struct RunOptions* options);
+
 // The goldens of the selected tasks, as submissions of their own tasks.
 std::vector<struct Submission> golden_submissions(const class Suite& suite, const std::string& glob);
 
