@@ -15,9 +15,9 @@ reproduced with its weaknesses, since showing where it and keval disagree is the
   (`compare_values`): an earlier file's global changes (a patched torch function, TF32 switched
   on) apply to the reference too, and one seed is the only one tried.
 Scripts run in a subprocess (own process group, killed at the timeout; KernelBenchX has none), on
-the GPU when present, else under the Triton interpreter with the CPU emulation of
-kernelbenchx_runtime.py ('cuda' in the test parts and in utils/data_utils.py rewritten to the
-CPU). Like KernelBenchX's harness, and unlike keval's jobs, they run outside any sandbox.
+the GPU when present, else under the Triton interpreter with the CPU emulation of runtime.py
+('cuda' in the test parts and in utils/data_utils.py rewritten to the CPU). Like KernelBenchX's
+harness, and unlike keval's jobs, they run outside any sandbox.
 """
 
 import ast
@@ -29,24 +29,23 @@ import sys
 import tempfile
 import types
 
-from . import kernelbenchx as kbx
-from .kernelbenchx_criterion import compare_values, exports_kernel, kernelbenchx_code, seed_all
-from .kb_common import AdapterError
-from . import judges_report
-from . import judge_process
-from .judges_report import keval_fields, read_results, resolve_device, tail
+from ..common import judge_process, judges_report
+from ..common.checkout_search import find_checkout
+from ..common.judges_report import keval_fields, read_results, resolve_device, tail
+from ..common.peer_file import SEPARATOR, split_file
+from ..common.runner_path import child_command
+from .checkout import Checkout, is_checkout
+from .criterion import compare_values, exports_kernel, kernelbenchx_code, seed_all
+from .submissions import match_submissions
 
-RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
-CHILD = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); "
-         "from keval_runner.adapters.kernelbenchx_judges import child; del sys.path[0]; "
-         "sys.exit(child(sys.argv[1:]))")
+CHILD = child_command("keval_runner.adapters.kernelbenchx.judges", "child")
 
 
 def install_cpu_data_utils(root: str) -> None:
     """utils/data_utils.py (its factories default to 'cuda') rewritten to the CPU, in sys.modules
     before the test part's `from data_utils import ...`."""
-    from . import kernelbenchx_runtime as rt
+    from . import runtime as rt
 
     path = os.path.join(root, "utils", "data_utils.py")
     if os.path.isfile(path):
@@ -62,12 +61,12 @@ def run_script(path: str, cpu: bool) -> dict:
     the first separator (the test part) through the runtime's 'cuda' rewrite."""
     if not cpu:
         return runpy.run_path(path, run_name="__main__")
-    from . import kernelbenchx_runtime as rt
+    from . import runtime as rt
 
     with open(path, encoding="utf-8") as f:
         text = f.read()
     tree = ast.parse(text, path)
-    cut = next((i for i, line in enumerate(text.splitlines(), start=1) if kbx.SEPARATOR in line), None)
+    cut = next((i for i, line in enumerate(text.splitlines(), start=1) if SEPARATOR in line), None)
     if cut is not None:
         tree.body = [rt._DeviceRewrite().visit(n) if n.lineno > cut else n for n in tree.body]
     code = compile(ast.fix_missing_locations(tree), path, "exec")
@@ -157,13 +156,14 @@ class Judge:
         if not code.strip():
             out["error"] = "Generation failed: empty prediction from model"
             return out
-        ok, why = exports_kernel(kbx.split_file(code)[0], stem)
+        ok, why = exports_kernel(split_file(code)[0], stem)
         if not ok:
             out["error"] = why
             return out
         gold = self.task_file(stem)
         with open(gold, encoding="utf-8") as f:
-            test = f.read().split(kbx.SEPARATOR)[-1]
+            above, below = split_file(f.read(), last=True)
+        test = above if below is None else below  # what follows the last separator, as KernelBenchX takes it
         if "def test_" not in test:
             out["error"] = f"No test_ function in {stem}.py (KernelBenchX's run would abort)"
             return out
@@ -171,7 +171,7 @@ class Judge:
         os.makedirs(folder, exist_ok=True)
         script = os.path.join(folder, f"{stem}.py")
         with open(script, "w", encoding="utf-8") as f:
-            f.write(code + "\n" + kbx.SEPARATOR + "\n" + test)
+            f.write(code + "\n" + SEPARATOR + "\n" + test)
         child_command = [self.python, "-c", CHILD]
         run = self.process(child_command + ["call", script] if self.device == "cpu" else [self.python, script])
         if run.get("skipped"):
@@ -218,11 +218,10 @@ def origins(results: dict) -> dict:
 
 
 def compare(args) -> int:
-    root = kbx.find_checkout(args.source, args.suite)
-    if not root:
-        raise AdapterError(f"{args.source}: no KernelBenchX checkout above it (give --suite CHECKOUT)")
-    checkout = kbx.Checkout(root)
-    records = kbx.match_submissions(args.source, root)
+    root = find_checkout(args.source, args.suite, is_checkout,
+                         "no KernelBenchX checkout above it (give --suite CHECKOUT)")
+    checkout = Checkout(root)
+    records = match_submissions(args.source, root)
     results = read_results(args.results)
     by_origin = origins(results)
     device = resolve_device(args.device)

@@ -8,7 +8,7 @@ cleaned statically (its imports of the task module and of performance_utils, sys
 `__main__` block removed; line numbers kept) and sized by a dry run in a subprocess in which every
 tensor is a shape-only 'meta' tensor: how many inputs, and each one's bytes and FLOPs (the rates
 at a runtime of 1 s). Two inputs become non-small cases (the middle one and the largest under
-MAX_INPUT_BYTES); the jobs build only the input they need (tritonbench_runtime.py).
+MAX_INPUT_BYTES); the jobs build only the input they need (runtime.py).
 """
 
 import ast
@@ -17,6 +17,8 @@ import os
 import re
 import subprocess
 import sys
+
+from ..common.runner_path import RUNNER_DIR
 
 MAX_INPUT_BYTES = 1 << 30  # inputs are drawn per seed and process, and rotated in several copies
 TASK_MODULES = ("TritonBench_v1", "TorchBench_v1")
@@ -100,12 +102,11 @@ def size_all(specs: dict, python: str = None, timeout: float = 600.0) -> dict:
     request = json.dumps({name: {"source": s.source, "imports": s.imports, "path": s.path, "reference": s.reference}
                           for name, s in specs.items()})
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))), env.get("PYTHONPATH", "")] if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [RUNNER_DIR, env.get("PYTHONPATH", "")] if p)
     env["TRITON_INTERPRET"] = "1"  # nothing runs on a GPU: @triton.jit only has to define kernels
     env.setdefault("CUDA_VISIBLE_DEVICES", "")
     try:
-        proc = subprocess.run([python or sys.executable, "-m", "keval_runner.adapters.tritonbench_perf"],
+        proc = subprocess.run([python or sys.executable, "-m", "keval_runner.adapters.tritonbench.perf"],
                               input=request, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {name: {"error": f"dry run over {timeout:.0f} s"} for name in specs}
@@ -196,7 +197,7 @@ def _output_bytes(metrics, item):
 def _dry_run_main() -> int:
     import signal
 
-    from . import tritonbench_runtime as runtime
+    from . import runtime
 
     jobs = json.loads(sys.stdin.read())
     results = {}

@@ -13,8 +13,8 @@ import json
 import os
 import re
 
-from .judges_report import read_results
-from .kb_common import AdapterError
+from ..common.errors import AdapterError
+from ..common.judges_report import read_results
 
 GOLDEN_RESULTS = os.path.join("metrics", "golden_results")
 PERF_CASE = re.compile(r"^perf_(\d+)$")

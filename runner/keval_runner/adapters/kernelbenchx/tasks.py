@@ -1,33 +1,25 @@
-"""KernelBenchX (github.com/BonnieW05/KernelBenchX) as keval tasks.
-
-    python -m keval_runner.adapters kernelbenchx suite --source CHECKOUT --out DIR [--select Activation,Math]
-    python -m keval_runner.adapters kernelbenchx submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
-    python -m keval_runner.adapters kernelbenchx selfcheck --source CHECKOUT [--device cpu]
-    python -m keval_runner.adapters kernelbenchx compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
-
-A task is one entry of `data/kernelbenchx_v1.json` (its `file`, `Category/<stem>.py`): above the
-146-`#` separator the reference implementation, below it the test that fills `test_results`;
-`metrics/golden_metrics/<stem>_perf.py` gives the benchmark inputs. Case `tests` (small) runs the
-test; cases `perf_<i>` (GPU) call the template's `call_op` on its i-th input. docs/peers.md has
-the whole mapping.
-"""
+"""KernelBenchX tasks as native keval task folders (`suite`): the peer's files under peer/, the
+runtime, task.toml, reference.py, golden.py and the submission glue."""
 
 import ast
 import contextlib
-import json
 import os
 import re
+import shutil
 import sys
 import warnings
 
-from . import kb_common
-from .kb_common import AdapterError
+from ..common.errors import AdapterError
+from ..common.names import snake
+from ..common.peer_file import split_file
+from ..common.runtime_copy import loader_snippet, runtime_text
+from ..common.suite_writer import SuiteWriter, adapter_sources, file_digest
+from ..common.task_toml import task_toml
+from .checkout import METADATA, Checkout
 
 ADAPTER_VERSION = 1
 STAMP = ".kernelbenchx-stamp"
-SEPARATOR = "#" * 146
-RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernelbenchx_runtime.py")
-METADATA = os.path.join("data", "kernelbenchx_v1.json")
+RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
 DTYPES = {"float32": "float32", "float16": "float16", "bfloat16": "bfloat16", "int8": "int8", "int32": "int32"}
 QUANT_RMSE_FACTOR = 4.0
 INPLACE_CHECK_BYTES = 64 << 20
@@ -49,46 +41,6 @@ def tolerance(entry: dict, dtype: str):
     if dtype in ("int8", "int32"):
         return 0.0, 0.0, "KernelBenchX compares integer outputs exactly"
     return 1e-5, 1e-5, "KernelBenchX's default for float32/float64: assert_close(rtol=1e-5, atol=1e-5)"
-
-
-# ---------------------------------------------------------------------------------------------
-# The checkout
-
-
-class Checkout:
-    def __init__(self, root: str):
-        self.root = os.path.abspath(root)
-        path = os.path.join(self.root, METADATA)
-        if not os.path.isfile(path):
-            raise AdapterError(f"{self.root}: not a KernelBenchX checkout (no {METADATA})")
-        with open(path, encoding="utf-8") as f:
-            try:
-                self.entries = json.load(f)
-            except json.JSONDecodeError as e:
-                raise AdapterError(f"{path}: invalid JSON: {e.msg} (line {e.lineno})")
-        if not isinstance(self.entries, list):
-            raise AdapterError(f"{path}: expected a JSON list of tasks")
-        self.data = os.path.join(self.root, "data", "kernelbenchx")
-        self.perf = os.path.join(self.root, "metrics", "golden_metrics")
-        self.perf_utils = os.path.join(self.root, "metrics", "performance_utils.py")
-        self.data_utils = os.path.join(self.root, "utils", "data_utils.py")
-
-    def stems(self) -> dict:
-        """stem -> metadata entry (KernelBenchX names tasks by file basename)."""
-        return {os.path.splitext(os.path.basename(e["file"]))[0]: e
-                for e in self.entries if isinstance(e, dict) and isinstance(e.get("file"), str)}
-
-    def task_files(self, entry: dict) -> list:
-        stem = os.path.splitext(os.path.basename(entry["file"]))[0]
-        files = [os.path.join(self.data, entry["file"]), os.path.join(self.perf, f"{stem}_perf.py")]
-        return [p for p in files if os.path.exists(p)]
-
-
-def split_file(text: str):
-    if SEPARATOR not in text:
-        return text, None
-    impl, test = text.split(SEPARATOR, 1)
-    return impl, test
 
 
 def function_name(impl: str, stem: str, entry: dict) -> str:
@@ -133,13 +85,9 @@ def instruction(entry: dict, stem: str, function: str, atol: float, rtol: float)
             f"{accuracy}\n\n" + "\n".join(parts) + "\n")
 
 
-# ---------------------------------------------------------------------------------------------
-# Generated files
-
-
 def reference_text(root: str, runtime_path: str, category: str, stem: str, function: str) -> str:
     return f'''"""KernelBenchX task {category}/{stem}.py as a keval reference (peer files under peer/)."""
-{kb_common.loader_snippet("_keval_kbx_")}
+{loader_snippet("_keval_kbx_")}
 _keval_kbx_task = _keval_kbx_load({runtime_path!r}).task({root!r}, {category!r}, {stem!r}, {function!r})
 
 
@@ -157,7 +105,7 @@ def suffix_text(root: str, runtime_path: str, category: str, stem: str, function
     return f'''# keval KernelBenchX glue: `{stem}` becomes the entry when the code above defines `{function}`,
 # `{stem}` or `kernel_function`: it runs KernelBenchX's test (case `tests`) or the perf template's
 # call (cases `perf_<i>`) with that function; other calls go straight to the function.
-{kb_common.loader_snippet("_keval_kbx_")}
+{loader_snippet("_keval_kbx_")}
 _keval_kbx_runtime = _keval_kbx_load({runtime_path!r})
 _keval_kbx_entry = _keval_kbx_runtime.wrap(
     _keval_kbx_runtime.task({root!r}, {category!r}, {stem!r}, {function!r}), globals(), {stem!r})
@@ -219,19 +167,17 @@ def adapt_suite(source: str, out: str, categories=None, require_kernel: bool = T
         stems = {s: e for s, e in stems.items() if e["file"].split("/")[0].lower() in wanted}
         if not stems:
             raise AdapterError(f"{checkout.root}: no task in categories {', '.join(sorted(categories))}")
-    runtime = kb_common.runtime_text(RUNTIME_FILE)
-    own = [os.path.abspath(__file__), os.path.join(os.path.dirname(os.path.abspath(__file__)), "kb_common.py"), RUNTIME_FILE]
+    runtime = runtime_text(RUNTIME_FILE)
     inputs = [os.path.join(checkout.root, METADATA)] + [p for p in (checkout.perf_utils, checkout.data_utils) if os.path.exists(p)]
     for entry in stems.values():
         inputs += checkout.task_files(entry)
-    digest = kb_common.file_digest(own + inputs, f"{ADAPTER_VERSION}\n{sorted(categories or [])}\n{require_kernel}\n"
-                                                  f"{sys.version}\n")
-    writer = kb_common.SuiteWriter(out, STAMP, digest)
+    digest = file_digest(adapter_sources("kernelbenchx") + inputs,
+                         f"{ADAPTER_VERSION}\n{sorted(categories or [])}\n{require_kernel}\n{sys.version}\n")
+    writer = SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:
-        with open(os.path.join(writer.out, "ADAPTED.json"), encoding="utf-8") as f:
-            return json.load(f)
+        return writer.report()
 
-    from . import kernelbenchx_runtime as runtime_module
+    from . import runtime as runtime_module
 
     warnings.simplefilter("ignore")
     writer.begin()
@@ -249,7 +195,7 @@ def adapt_suite(source: str, out: str, categories=None, require_kernel: bool = T
             why = write_task(writer, checkout, stem, entry, runtime, runtime_module, report, require_kernel)
             if why:
                 report["skipped"][entry["file"]] = why
-                shutil_rmtree(os.path.join(writer.building, stem))
+                shutil.rmtree(os.path.join(writer.building, stem), ignore_errors=True)
             else:
                 report["tasks"].append(stem)
         if not report["tasks"]:
@@ -259,12 +205,6 @@ def adapt_suite(source: str, out: str, categories=None, require_kernel: bool = T
         writer.abort()
         raise
     return report
-
-
-def shutil_rmtree(path):
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, require_kernel=True):
@@ -311,15 +251,17 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, r
     notes.append("cases: `tests` runs KernelBenchX's test (small inputs, its corner cases, two seeds); "
                   "`perf_<i>` the perf template's i-th input (correctness checked there too)")
     fields = {
-        "name": stem, "version": ADAPTER_VERSION, "track": "ops", "category": kb_common.snake(category),
+        "name": stem, "version": ADAPTER_VERSION, "track": "ops", "category": snake(category),
         "difficulty": max(1, min(5, int(entry.get("difficulty") or 3))), "entry": stem,
         "signature": signature_text(entry, function),
         "instruction": instruction(entry, stem, function, atol, rtol), "dtypes": [dtype],
         "inplace": bool(inplace), "require_kernel": require_kernel, "flops": "flop_count", "bytes": "bytes_moved",
+        "shared_inputs": False,  # the perf template may build on CUDA: never in the zygote
+        "inputs_on_device": True,  # built with the job's device as the default device
         "source": f"KernelBenchX data/kernelbenchx/{entry['file']}", "notes": "; ".join(notes),
     }
     all_cases = [{"name": "tests", "small": True, "params": {"bytes_moved": 0, "flop_count": 0}}] + cases
-    writer.write(stem, "task.toml", kb_common.task_toml(fields, {dtype: (atol, rtol, reason)}, all_cases))
+    writer.write(stem, "task.toml", task_toml(fields, {dtype: (atol, rtol, reason)}, all_cases))
     writer.write(stem, "reference.py", reference_text(root, runtime_path, category, stem, function))
     suffix = suffix_text(root, runtime_path, category, stem, function)
     writer.write(stem, "submission_suffix.py", suffix)
@@ -327,129 +269,6 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, r
                  "`keval validate` reports no_kernel unless the suite spec ends in any-code).\n"
                  + impl.rstrip() + "\n\n\n" + suffix)
     return None
-
-
-# ---------------------------------------------------------------------------------------------
-# Submissions
-
-
-def clear_code(text: str) -> str:
-    """KernelBenchX's own extraction (EVAL/0_call_acc.py clear_code), then the part above the
-    separator (a file may carry the test below it)."""
-    code = str(text)
-    if "```python" in code:
-        code = code.split("```python", 1)[-1]
-    if "```" in code:
-        code = code.split("```", 1)[0]
-    code = code.replace("<|im_end|>", "").replace("<|EOT|>", "").strip()
-    return split_file(code)[0].rstrip() + "\n"
-
-
-def find_checkout(submissions: str, suite: str = None) -> str:
-    if suite:
-        return suite
-    folder = os.path.dirname(os.path.abspath(submissions))
-    while True:
-        if os.path.isfile(os.path.join(folder, METADATA)):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
-def description_index(checkout: Checkout) -> dict:
-    return {re.sub(r"\s+", "", str(e.get("description", ""))): os.path.splitext(os.path.basename(e["file"]))[0]
-            for e in checkout.entries if isinstance(e, dict) and isinstance(e.get("file"), str)}
-
-
-def match_submissions(source: str, suite: str = None) -> list:
-    """One record per submission (a `.py` file, a non-blank JSONL line), in order: `id`, `task`
-    (a stem; None when unmatched, `how` saying why), `how`, `code` (as keval takes it), `path`,
-    `line` (None for a `.py`), and the JSONL object as `item` or the `.py` text as `text`."""
-    root = find_checkout(source, suite)
-    checkout = Checkout(root) if root else None
-    stems = checkout.stems() if checkout else None
-    descriptions = description_index(checkout) if checkout else None
-    source = os.path.abspath(source)
-    if os.path.isdir(source):
-        files = []
-        for folder, dirs, names in os.walk(source):
-            dirs.sort()
-            files += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".jsonl"))]
-    elif os.path.isfile(source):
-        files = [source]
-    else:
-        raise AdapterError(f"{source}: no such file or folder")
-    records = []
-
-    def emit(task, code, ident, how, **where):
-        if task and stems is not None and task not in stems:
-            how, task = f"{task!r} is not a KernelBenchX task", None
-        records.append({"id": ident, "task": task or None, "how": how, "code": code, **where})
-
-    for path in files:
-        stem = os.path.splitext(os.path.basename(path))[0]
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        if path.endswith(".py"):
-            emit(stem, split_file(text)[0], stem, "file name", path=path, line=None, text=text)
-            continue
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            ident = f"{stem}:{number}"
-            where = {"path": path, "line": number, "item": None}
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as e:
-                emit(None, "", ident, f"invalid JSON: {e.msg}", **where)
-                continue
-            if not isinstance(item, dict) or not isinstance(item.get("predict", item.get("code")), str):
-                emit(None, "", ident, "no \"predict\" (or \"code\") text", **where)
-                continue
-            where["item"] = item
-            ident = str(item["id"]) if isinstance(item.get("id"), (str, int)) else ident
-            code = clear_code(item.get("predict", item.get("code")))
-            if isinstance(item.get("task"), str):
-                emit(item["task"], code, ident, "task", **where)
-            elif isinstance(item.get("file"), str):
-                emit(os.path.splitext(os.path.basename(item["file"]))[0], code, ident, "file", **where)
-            else:
-                text_key = next((k for k in ("instruction", "prompt", "query") if isinstance(item.get(k), str)), None)
-                if text_key is None or "Functional Description: " not in item[text_key]:
-                    emit(None, code, ident, "no \"file\" and no instruction with \"Functional Description: \"", **where)
-                elif descriptions is None:
-                    emit(None, code, ident, "matching by instruction needs the checkout "
-                         "(--suite kernelbenchx:CHECKOUT)", **where)
-                else:
-                    func = item[text_key].split("Functional Description: ")[-1].split("Wrapper Entry Information:")[0]
-                    key = re.sub(r"\s+", "", func)
-                    hits = {s for d, s in descriptions.items() if key and key in d}
-                    if len(hits) == 1:
-                        emit(hits.pop(), code, ident, "instruction", **where)
-                    else:
-                        emit(None, code, ident, f"its description matches {len(hits)} tasks", **where)
-    return records
-
-
-def write_submissions(source: str, out: str, suite: str = None) -> dict:
-    lines, counts = [], {}
-    for record in match_submissions(source, suite):
-        task, how = record["task"], record["how"]
-        counts[how if task else "unmatched"] = counts.get(how if task else "unmatched", 0) + 1
-        if not task:
-            print(f"kernelbenchx: {record['id']}: {how}", file=sys.stderr)
-        lines.append(json.dumps({"task": task or f"(no task: {how})", "code": record["code"], "id": record["id"]},
-                                ensure_ascii=False))
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    return counts
-
-
-# ---------------------------------------------------------------------------------------------
-# Command line
 
 
 def split_select(text: str):

@@ -1,18 +1,18 @@
 """`compare-judges`: keval's verdicts next to what KernelBench's own harness would have said.
 
 KernelBench's criterion (src/kernelbench/eval.py, scripts/eval_from_generations.py) is
-reproduced, weaknesses included, in kernelbench_criterion.py: one process for the problem and
-the submission, seed 42 before each constructor and no weight copy, every input cast to float32,
+reproduced, weaknesses included, in criterion.py: one process for the problem and the
+submission, seed 42 before each constructor and no weight copy, every input cast to float32,
 5 trials with seeds drawn from seed 42, torch.allclose with atol = rtol = 1e-4. Here:
-- submissions are matched to problems as `kernelbench submissions` does (kernelbench.py
+- submissions are matched to problems as `kernelbench submissions` does (submissions.py
   match_submissions), so the ids are those of keval's results; the code is what keval took (the
   fenced block defining ModelNew), KernelBench's kernel file;
 - each runs in a fresh interpreter (own process group, killed at the timeout: a timed-out sample
   is not compiled for KernelBench too, whose limit is 180 s), on cuda:0 when there is a GPU;
 - without one (or `--device cpu`): on the CPU under TRITON_INTERPRET=1, with models and inputs
-  moved to the CPU instead of cuda (as kernelbench_runtime.py runs keval's CPU jobs), and a
-  problem too big for the interpreter replaced by the CPU-sized variant keval's CPU run judges
-  (kernelbench.plan, kernelbench_runtime.scaled_tree); on the GPU the problem as written.
+  moved to the CPU instead of cuda (as runtime.py runs keval's CPU jobs), and a problem too
+  big for the interpreter replaced by the CPU-sized variant keval's CPU run judges
+  (sizing.plan, runtime.scaled_tree); on the GPU the problem as written.
 Like KernelBench's harness, and unlike keval's jobs, they run outside any sandbox.
 """
 
@@ -23,21 +23,21 @@ import os
 import tempfile
 import warnings
 
-from . import kernelbench as kb
-from . import judges_report
-from . import judge_process
-from .judges_report import keval_fields, read_results, resolve_device, tail
+from ..common import judge_process, judges_report
+from ..common.checkout_search import find_checkout
+from ..common.judges_report import keval_fields, read_results, resolve_device, tail
+from ..common.runner_path import child_command
+from .problems import MISSING_CHECKOUT, is_checkout, list_problems, problems_root
+from .sizing import plan
+from .submissions import match_submissions
 
-RUNNER_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
-CHILD = (f"import sys; sys.path.insert(0, {RUNNER_DIR!r}); "
-         "from keval_runner.adapters.kernelbench_judges import child; del sys.path[0]; "
-         "sys.exit(child(sys.argv[1:]))")
+CHILD = child_command("keval_runner.adapters.kernelbench.judges", "child")
 
 
 def child(argv: list) -> int:
     """`REFERENCE_PY SUBMISSION_PY RESULT_JSON cpu|cuda`: KernelBench's evaluation of one sample."""
-    from .kernelbench_criterion import evaluate, outcome
+    from .criterion import evaluate, outcome
 
     reference, submission, out, device = argv[:4]
     with open(reference, encoding="utf-8") as f:
@@ -57,10 +57,10 @@ def child(argv: list) -> int:
 def reference_sources(tasks: set, checkout: str, device: str) -> dict:
     """task -> the problem source KernelBench's run gets: the file itself; on the CPU the variant
     keval's CPU run judges when the problem has one."""
-    from . import kernelbench_runtime as rt
+    from . import runtime as rt
 
     sources = {}
-    problems = {p.name: p for p in kb.list_problems(checkout)}
+    problems = {p.name: p for p in list_problems(checkout)}
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # as `kernelbench suite` sizes problems
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     for task in sorted(tasks):
@@ -70,7 +70,7 @@ def reference_sources(tasks: set, checkout: str, device: str) -> dict:
         if device == "cpu":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                scales = kb.plan(problem, rt).get("scales", (1,))  # plan() uses SIGALRM: main thread
+                scales = plan(problem, rt).get("scales", (1,))  # plan() uses SIGALRM: main thread
             if scales[-1] != 1:
                 text = ast.unparse(rt.scaled_tree(text, problem.path, scales[-1]))
         sources[task] = text
@@ -119,12 +119,12 @@ class Judge:
 
 
 def compare(args) -> int:
-    checkout = kb.find_checkout(args.source, args.suite)
-    records = kb.match_submissions(args.source, checkout)
+    checkout = find_checkout(args.source, args.suite, is_checkout, MISSING_CHECKOUT)
+    records = match_submissions(args.source, checkout)
     results = read_results(args.results)
     device = resolve_device(args.device)
     report = {"kind": "kernelbench", "device": device, "submissions": args.source, "results": args.results,
-              "checkout": kb.problems_root(checkout), "n_lines": len(records), "unmatched": 0,
+              "checkout": problems_root(checkout), "n_lines": len(records), "unmatched": 0,
               "not_in_results": 0}
     todo = []
     for record in records:

@@ -1,6 +1,6 @@
 """Which TritonBench-G gold files TritonBench's own G pre-processing breaks.
 
-TritonBench's call stage (EVAL/eval_G/0_call_acc.py; reproduced in tritonbench_judges.py's
+TritonBench's call stage (EVAL/eval_G/0_call_acc.py; reproduced in criterion.py's
 `tritonbench_code`) keeps only a program's imports and `def`s. A gold file whose reference part
 defines module-level names another way (classes, constants, autotune config lists, aliases)
 and uses them loses them: run through that stage, the gold itself would fail with a NameError.
@@ -14,8 +14,9 @@ import builtins
 import json
 import os
 
-from . import tritonbench as tb
-from .tritonbench_judges import tritonbench_code
+from ..common.peer_file import split_file
+from .checkout import Checkout
+from .criterion import tritonbench_code
 
 
 def _assigned_names(node) -> set:
@@ -69,14 +70,14 @@ def lost_names(reference: str, test: str) -> list:
 
 
 def check(source: str, out: str = None) -> int:
-    checkout = tb.Checkout(source, "G")
+    checkout = Checkout(source, "G")
     broken, unreadable = {}, []
     files = checkout.files()
     for file in files:
         with open(os.path.join(checkout.data_dir, file), encoding="utf-8") as f:
-            parts = tb.split_file(f.read())
+            reference, test = split_file(f.read(), last=True)
         try:
-            lost = lost_names(*parts) if parts else None
+            lost = lost_names(reference, test) if test is not None else None
         except SyntaxError:
             lost = None
         if lost is None:

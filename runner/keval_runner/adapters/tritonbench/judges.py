@@ -9,36 +9,22 @@ TritonBench's criterion (EVAL/eval_{G,T}/0_call_acc.py and 1_exe_acc.py), reprod
   own file (reference + test) run the same way.
 Scripts run in a subprocess (own process group, killed at the timeout; TritonBench has none), in
 a temporary folder, on the GPU when present, else under the Triton interpreter with the CPU
-emulation of tritonbench_runtime.py (tests hard-code 'cuda'). Like TritonBench's harness, and
-unlike keval's jobs, they run outside any sandbox, as the invoking user.
+emulation of runtime.py (tests hard-code 'cuda'). Like TritonBench's harness, and unlike keval's
+jobs, they run outside any sandbox, as the invoking user.
 """
 
-import ast
 import concurrent.futures
 import os
 import tempfile
 
-from . import judges_report
-from . import judge_process
-from . import tritonbench as tb
-from .judges_report import keval_fields, read_results, resolve_device, tail
-
-
-
-def tritonbench_code(predict: str, kind: str) -> str:
-    """The model's text as TritonBench's call stage turns it into code."""
-    code = predict
-    if "```python" in code:
-        code = code.split("```python")[-1].replace("<|im_end|>", "").replace("<|EOT|>", "")
-    if kind != "G":
-        return code
-    try:
-        tree = ast.parse(code)
-        imports = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-        functions = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
-        return "\n".join(imports) + "\n\n" + "\n".join(functions)
-    except Exception:  # TritonBench keeps the text as it is when it cannot be processed
-        return code
+from ..common import judge_process, judges_report
+from ..common.checkout_search import find_checkout
+from ..common.judges_report import keval_fields, read_results, resolve_device, tail
+from ..common.peer_file import SEPARATOR, split_file
+from .checkout import MISSING_CHECKOUT, Checkout, is_checkout, task_name
+from .criterion import tritonbench_code
+from .submissions import match_submissions
+from .templates import runtime_text
 
 
 BOOT = """
@@ -58,7 +44,7 @@ class ScriptRunner:
             self.env["TRITON_INTERPRET"] = "1"
             self.boot = os.path.join(workdir, "keval_tritonbench_boot.py")
             with open(self.boot, "w", encoding="utf-8") as f:
-                f.write(tb.runtime_text() + BOOT)
+                f.write(runtime_text() + BOOT)
         else:
             self.env.pop("TRITON_INTERPRET", None)
 
@@ -74,9 +60,9 @@ class ScriptRunner:
 
 
 def compare(args, kind: str) -> int:
-    records = tb.match_submissions(args.source, kind, args.suite)
-    checkout = tb.Checkout(tb.find_checkout(args.source, args.suite), kind)
-    files = {tb.task_name(f): f for f in checkout.files()}
+    records = match_submissions(args.source, kind, args.suite)
+    checkout = Checkout(find_checkout(args.source, args.suite, is_checkout, MISSING_CHECKOUT), kind)
+    files = {task_name(f): f for f in checkout.files()}
     results = read_results(args.results)
     device = resolve_device(args.device)
     judge_process.set_deadline(args.deadline)
@@ -104,8 +90,8 @@ def compare(args, kind: str) -> int:
             predict = item.get("predict", item.get("code"))
             predict = predict if isinstance(predict, str) else ""
             with open(os.path.join(checkout.data_dir, files[record["task"]]), encoding="utf-8") as f:
-                test = tb.split_file(f.read())[1]
-            program = tritonbench_code(predict, kind) + "\n" + tb.SEPARATOR + "\n" + test
+                test = split_file(f.read(), last=True)[1]
+            program = tritonbench_code(predict, kind) + "\n" + SEPARATOR + "\n" + test
             folder = "run/" + "".join(c if c.isalnum() else "_" for c in record["id"])
             return runner.run(folder, files[record["task"]], program)
 

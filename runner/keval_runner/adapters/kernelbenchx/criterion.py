@@ -1,10 +1,9 @@
 """KernelBenchX's own rules, as its harness applies them (EVAL/0_call_acc.py, EVAL/1_exe_acc.py,
 utils/correction_utils.py): the code it extracts, the export check of its call stage, and the
-comparison of its exec stage. Used by kernelbenchx_judges.py; reproduced with its weaknesses."""
+comparison of its exec stage. Used by judges.py; reproduced with its weaknesses."""
 
 import ast
 import random
-
 
 
 def kernelbenchx_code(predict: str) -> str:

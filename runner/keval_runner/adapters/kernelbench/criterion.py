@@ -1,8 +1,8 @@
 """KernelBench's own correctness criterion, as its harness applies it, weaknesses included
 (ScalingIntelligence/KernelBench 423217d: src/kernelbench/eval.py eval_kernel_against_ref and
 run_and_check_correctness, with the settings of scripts/eval_from_generations.py). Used by
-kernelbench_judges.py, in a fresh process per submission (eval_from_generations gives each
-sample a pool worker of its own):
+judges.py, in a fresh process per submission (eval_from_generations gives each sample a pool
+worker of its own):
 - loading (eval.py load_original_model_and_inputs, load_custom_model_with_tempfile): the problem's
   source exec'd into a fresh dict; the submission written to a temporary .py and imported as
   `temp_module` (the loader of the triton backend: keval's KernelBench tasks ask for Triton), both
