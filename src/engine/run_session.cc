@@ -376,7 +376,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.track = task.track;
     result.origin = s.origin;
     result.hash = s.hash;
-    result.judgement = judge(facts, judge_policy(task, settings));
+    const JudgePolicy policy = judge_policy(task, settings);
+    result.judgement = judge(facts, policy);
     result.static_flags = scan.flags;
     result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
@@ -384,7 +385,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     fill_case_results(result, task, facts, recorded ? "golden" : baseline_name, settings.device == "cuda",
                       ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
     const RecordContext record = record_context(task, settings, options.suite_label, s.code);
-    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts, &record);
+    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts, &record, policy.to_json());
     results[i] = std::move(result);
     stream_result(*results[i]);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +

@@ -7,6 +7,7 @@
 #include "judge/expected_messages.h"
 #include "judge/fact_integrity.h"
 #include "judge/required_facts.h"
+#include "judge/tolerance_check.h"
 
 namespace keval {
 namespace {
@@ -127,6 +128,32 @@ std::string first_bad_text(const json& out) {
                 : ", allowed |diff| <= " + number(out["atol"]) + " + " + number(out["rtol"]) + " x |expected|";
   }
   return text;
+}
+
+// Why an output's values are outside tolerance. At the task's own tolerance, the runner's count
+// and first element outside it say it best; under a scaled one only the statistics apply.
+std::string mismatch_text(const json& out, const ToleranceCheck& check, double scale) {
+  const long long over = count(out, "n_over_tol");
+  const std::string max_abs = "; max abs err " + number(out["max_abs_err"]);
+  if ((scale == 1 && over > 0) || !check.from_statistics) {
+    return std::to_string(over) + " of " + std::to_string(count(out, "numel")) + " elements outside tolerance" +
+           first_bad_text(out) + max_abs +
+           (check.from_statistics || scale == 1 ? "" : " (stored without max_tol_ratio: judged at the task's own tolerance)");
+  }
+  std::string text;
+  if (check.max_ratio > scale) {
+    text = "values outside " + number(json(scale)) + " x the task tolerance: the largest |diff| is " +
+           number(json(check.max_ratio)) + " x the task tolerance";
+    if (out.contains("atol") && out["atol"].is_number() && out.contains("rtol") && out["rtol"].is_number()) {
+      text += " (allowed |diff| <= " + number(json(scale * num(out, "atol", 0))) + " + " +
+              number(json(scale * num(out, "rtol", 0))) + " x |expected|)";
+    }
+  }
+  if (check.disagreements > 0) {
+    text += (text.empty() ? "" : "; ") + std::to_string(check.disagreements) + " of " +
+            std::to_string(count(out, "numel")) + " NaN/Inf positions differ from the reference's";
+  }
+  return text + max_abs;
 }
 
 std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
@@ -302,7 +329,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   return judge_fallback(job, policy);
 }
 
-void judge_outputs(const json& compare, Findings& findings) {
+void judge_outputs(const json& compare, double scale, Findings& findings) {
   const std::string at = where(compare);
   if (compare.value("missing", false)) {
     findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
@@ -335,13 +362,8 @@ void judge_outputs(const json& compare, Findings& findings) {
                                               first_bad_text(out));
       continue;
     }
-    long long over = count(out, "n_over_tol");
-    if (over > 0) {
-      findings.add(Verdict::kMismatch,
-                   name + std::to_string(over) + " of " + std::to_string(count(out, "numel")) +
-                       " elements outside tolerance" + first_bad_text(out) + "; max abs err " +
-                       number(out["max_abs_err"]));
-    }
+    const ToleranceCheck check = check_tolerance(out, scale);
+    if (check.outside) findings.add(Verdict::kMismatch, name + mismatch_text(out, check, scale));
   }
 }
 
@@ -447,7 +469,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   }
   Findings findings;
   auto compares = reference.of_type("compare");
-  for (const json* compare : compares) judge_outputs(*compare, findings);
+  for (const json* compare : compares) judge_outputs(*compare, policy.tolerance_scale, findings);
   if (findings.any()) return findings.result();
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
   if (policy.check_determinism) {

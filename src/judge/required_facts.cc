@@ -8,7 +8,7 @@ namespace {
 
 using nlohmann::json;
 
-enum class FactType { kBool, kInteger, kNumberOrNull, kString, kArray };
+enum class FactType { kBool, kInteger, kNumberOrNull, kRatio, kString, kArray };
 
 struct Field {
   const char* name;
@@ -20,6 +20,9 @@ bool has_type(const json& value, FactType type) {
     case FactType::kBool: return value.is_boolean();
     case FactType::kInteger: return value.is_number_integer();
     case FactType::kNumberOrNull: return value.is_number() || value.is_null();
+    // a non-negative number, null, or "inf" (how a runner message carries an infinity)
+    case FactType::kRatio:
+      return (value.is_number() && value.get<double>() >= 0) || value.is_null() || value == "inf";
     case FactType::kString: return value.is_string();
     case FactType::kArray: return value.is_array();
   }
@@ -31,6 +34,7 @@ const char* type_text(FactType type) {
     case FactType::kBool: return "a boolean";
     case FactType::kInteger: return "an integer";
     case FactType::kNumberOrNull: return "a number or null";
+    case FactType::kRatio: return "a number >= 0, null or \"inf\"";
     case FactType::kString: return "a string";
     case FactType::kArray: return "an array";
   }
@@ -85,6 +89,15 @@ std::optional<std::string> check_outputs(const json& compare, const std::string&
                                          {"ref_nan", FactType::kInteger}, {"ref_inf", FactType::kInteger}},
                                 named)) {
       return bad;
+    }
+    // Facts stored before the per-output statistics have none (the counts decide); facts with
+    // one of them must have all three, well-typed.
+    if (output.contains("max_tol_ratio") || output.contains("nan_disagree") || output.contains("inf_disagree")) {
+      if (auto bad = check_fields(output, {{"max_tol_ratio", FactType::kRatio},
+                                           {"nan_disagree", FactType::kInteger},
+                                           {"inf_disagree", FactType::kInteger}}, named)) {
+        return bad;
+      }
     }
   }
   return std::nullopt;
