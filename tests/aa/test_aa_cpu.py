@@ -10,7 +10,7 @@ import sys
 REPO = pathlib.Path(__file__).resolve().parents[2]
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 BOUND = "0.25"
-SAMPLES = ["--max-samples", "30", "--max-seconds", "5"]
+SAMPLES = ["--max-samples", "20", "--max-seconds", "5"]
 KERNELBENCHX_FIXTURE = REPO / "tests" / "adapters" / "kernelbench" / "fixtures" / "kernelbenchx"
 
 
@@ -21,10 +21,10 @@ def aa_bias(*args):
 
 
 def test_keval_suite_goldens_time_alike_against_themselves(tmp_path):
-    proc = aa_bias("--suite", "suites/keval", "--tasks", "vector_add,softmax", "--device", "cpu",
+    proc = aa_bias("--suite", "suites/keval", "--tasks", "vector_add", "--device", "cpu",
                    "--out", tmp_path / "aa", "--bound", BOUND, *SAMPLES)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "overall: 18 cases of 2 tasks" in proc.stdout, proc.stdout
+    assert "overall: 9 cases of 1 tasks" in proc.stdout, proc.stdout
 
 
 def test_kernelbenchx_references_time_alike_against_themselves(tmp_path):
