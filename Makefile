@@ -6,7 +6,7 @@ DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 PREFIX ?= /usr/local
 
-.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale clean
+.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale clean
 
 all: build
 
@@ -35,7 +35,7 @@ demo: build
 	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
 	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
-test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-dataset test-generate test-scale
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale
 
 # No src/ include up the layers, no import cycle in runner/ (docs/architecture.md, "Layers").
 test-layers:
@@ -56,6 +56,10 @@ test-hostile:
 
 test-adapters:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/adapters
+
+# A/A on the CPU: each suite's baseline against itself, a loose bound (bench/aa_bias.py).
+test-aa:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/aa
 
 # The latency dataset: export, import, splits, sweep variants, predictor (docs/dataset.md).
 test-dataset:

@@ -4,9 +4,13 @@ Any ratio away from 1.00x is bias or noise of the harness, never of the code. Pr
 per-case ratios' distribution (median, p95 and worst of |ratio - 1|) and each task's median.
 
     python bench/aa_bias.py --suite suites/keval --tasks 'vector_add,relu' --device cuda --out DIR
+    python bench/aa_bias.py --suite kernelbenchx:CHECKOUT:any-code --device cuda --out DIR
     python bench/aa_bias.py --from DIR          # only read a finished run's results.jsonl
 
-A suite's goldens are submitted as `aa:<task>` with `--baseline golden`.
+A suite folder's goldens are submitted as `aa:<task>` with `--baseline golden`. A peer suite
+(KIND:CHECKOUT[:any-code]) goes through `keval validate`, whose goldens are the peer's own
+references timed against themselves. `--bound B` exits 1 when the median ratio is off 1.00x by
+more than B (the CPU check in CI: tests/aa).
 """
 import argparse
 import json
@@ -67,7 +71,24 @@ def report(by_task: dict) -> dict:
     return summary
 
 
-def main() -> int:
+def run_command(args, out: pathlib.Path) -> list:
+    """The keval command of an A/A run of args.suite into out."""
+    limits = []
+    for flag in ("max_samples", "max_seconds"):
+        if getattr(args, flag):
+            limits += ["--" + flag.replace("_", "-"), getattr(args, flag)]
+    common = ["--out", str(out), "--device", args.device, "--jobs", args.jobs, *limits]
+    if ":" in args.suite:  # a peer's checkout: its references are the goldens
+        command = [KEVAL, "validate", "--suite", args.suite, *common]
+    else:
+        submissions = out.parent / (out.name + "-submissions.jsonl")
+        golden_submissions(pathlib.Path(args.suite), submissions)
+        command = [KEVAL, "run", "--suite", args.suite, "--submissions", str(submissions), *common,
+                   "--baseline", "golden", "--quiet"]
+    return command + (["--tasks", args.tasks] if args.tasks else [])
+
+
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", help="suite folder whose goldens are submitted")
     parser.add_argument("--tasks", help="task globs, comma-separated")
@@ -75,7 +96,10 @@ def main() -> int:
     parser.add_argument("--jobs", default="2")
     parser.add_argument("--out", help="output folder of the A/A run")
     parser.add_argument("--from", dest="source", help="read this finished run instead of running one")
-    args = parser.parse_args()
+    parser.add_argument("--max-samples", help="timing samples per case at most (keval run's flag)")
+    parser.add_argument("--max-seconds", help="timing seconds per case at most (keval run's flag)")
+    parser.add_argument("--bound", type=float, help="exit 1 when |median - 1| exceeds this")
+    args = parser.parse_args(argv)
     if args.source:
         out = pathlib.Path(args.source)
     else:
@@ -83,20 +107,18 @@ def main() -> int:
             parser.error("give --suite and --out, or --from")
         out = pathlib.Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        submissions = out.parent / (out.name + "-submissions.jsonl")
-        golden_submissions(pathlib.Path(args.suite), submissions)
-        command = [KEVAL, "run", "--suite", args.suite, "--submissions", str(submissions), "--out", str(out),
-                   "--device", args.device, "--jobs", args.jobs, "--baseline", "golden", "--quiet"]
-        if args.tasks:
-            command += ["--tasks", args.tasks]
-        if subprocess.run(command).returncode != 0:
-            print(f"aa_bias: keval run into {out} failed", file=sys.stderr)
+        if subprocess.run(run_command(args, out), stdout=subprocess.DEVNULL).returncode not in (0, 1):
+            print(f"aa_bias: keval into {out} failed", file=sys.stderr)
             return 1
     results = out / "results.jsonl"
     if not results.exists():
         print(f"aa_bias: {results}: no results", file=sys.stderr)
         return 1
-    report(ratios(results))
+    summary = report(ratios(results))
+    if args.bound is not None:
+        if not summary or abs(summary["median"] - 1) > args.bound:
+            print(f"aa_bias: median off 1.00x by more than {args.bound:.0%}", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -1,6 +1,8 @@
 """Static features of a program and its case for the baseline predictor: counts in the Triton
 source (loads, stores, tl.dot, loops, reductions), its tuning constants (constexpr block sizes,
-num_warps, num_stages), the shapes and the dtype. Read from the text: nothing is run."""
+num_warps, num_stages: their extremes, and the first few in the order they appear, which is the
+same launch by launch among the variants of one program), the shapes and the dtype. Read from
+the text: nothing is run."""
 
 import json
 import math
@@ -22,6 +24,7 @@ KNOB_RE = re.compile(r"\b([A-Za-z_]*(?:BLOCK|TILE|GROUP|SPLIT|CHUNK)[A-Za-z_0-9]
 WARPS_RE = re.compile(r"num_warps\s*[=:]\s*(\d+)")
 STAGES_RE = re.compile(r"num_stages\s*[=:]\s*(\d+)")
 SHAPE_ASSIGN_RE = re.compile(r"^([a-z_][a-z0-9_]*)\s*=\s*(\d+)\s*$", re.M)
+IN_ORDER = {"knob": 6, "warps": 3, "stages": 3}  # how many of each, in source order, are features
 
 
 def _log2(value) -> float:
@@ -69,6 +72,10 @@ def features(row: dict) -> dict:
     out["block_sum_log2"] = sum(_log2(k) for k in knobs)
     out["num_warps"] = float(max(warps, default=4))
     out["num_stages"] = float(max(stages, default=0))
+    out["warps_min_log2"] = _log2(min(warps, default=4))
+    for name, values, scale in (("knob", knobs, _log2), ("warps", warps, _log2), ("stages", stages, float)):
+        for i in range(IN_ORDER[name]):
+            out[f"{name}_{i}"] = scale(values[i]) if i < len(values) else -1.0
     sizes = shape_numbers(row)
     out["shape_count"] = float(len(sizes))
     out["shape_log2_product"] = sum(_log2(s) for s in sizes)
@@ -79,6 +86,8 @@ def features(row: dict) -> dict:
     out["elem_bytes"] = float(next((b for n, b in ELEM_BYTES.items() if dtype.startswith(n)), 4))
     out["work_log2"] = out["shape_log2_product"] + _log2(out["elem_bytes"])
     out["programs_log2"] = max(0.0, out["shape_log2_product"] - out["block_max_log2"])
+    out["block_over_shape_log2"] = out["block_max_log2"] - out["shape_log2_max"]
+    out["elems_per_thread_log2"] = out["block_max_log2"] - _log2(32 * max(warps, default=4))
     return out
 
 

@@ -14,7 +14,7 @@ from .errors import DatasetError
 from .features import matrix
 from .tables import read_rows, split_path
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2  # 2: the in-order tuning constants (features.py)
 
 
 def _rows(path_or_dir: str, split: str) -> tuple:

@@ -8,13 +8,21 @@ plus every position whose NaN/Inf pattern differs from the reference (NaN vs NaN
 +Inf vs +Inf agree). Integer and bool outputs are compared exactly (tolerance 0). `first_bad`
 names the first such element in row-major order (its index, its value and the expected one),
 so a reason can show what went wrong where, not only how many.
+The same rule is also sent as statistics the controller applies itself, so a stored result can
+be judged again under a scaled tolerance: `max_tol_ratio` is the largest |a-b| / (atol +
+rtol*|ref|) over elements finite on both sides (above 1 exactly where `n_over_tol` counts a
+finite pair; infinite where a pair differs under a tolerance of 0), and `nan_disagree` /
+`inf_disagree` count the positions whose NaN / Inf pattern differs from the reference's.
 Large outputs are compared in slices of CHUNK_ELEMENTS: whole, a KernelBench output of 2^31
 float32 elements needed 64 GiB of float64 temporaries, more than the H200 has.
 """
 
+import math
+
 import torch
 
 TINY = torch.finfo(torch.float64).tiny
+ABOVE_ONE = math.nextafter(1.0, 2.0)
 CHUNK_ELEMENTS = 1 << 25  # float64 temporaries of 256 MiB each
 
 
@@ -89,11 +97,22 @@ def _first_bad(bad: torch.Tensor, a: torch.Tensor, b: torch.Tensor, offset: int,
             "actual": _number(float(a[where].item())), "expected": _number(float(b[where].item()))}
 
 
+def _tolerance_ratios(diff: torch.Tensor, allowed: torch.Tensor, over: torch.Tensor) -> torch.Tensor:
+    """|a-b| / allowed per element: above 1 exactly where `over` (the elements the count calls
+    outside tolerance, so the controller's `ratio > 1` and the count never disagree, whatever
+    the division rounds to), at most 1 elsewhere. A difference under a tolerance of 0 is
+    infinitely far outside it: no scale of 0 allows one. 0/0 (equal values, tolerance 0) is 0."""
+    within = torch.where(allowed > 0, diff / allowed, torch.zeros_like(diff)).nan_to_num(nan=0.0).clamp(max=1.0)
+    beyond = (diff / allowed).clamp(min=ABOVE_ONE)
+    return torch.where(over, beyond, within)
+
+
 def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
     """Error facts for two tensors of the same shape."""
     exact = _is_exact(out.dtype) and _is_exact(ref.dtype)
     facts = {"max_abs_err": None, "max_rel_err": None, "n_over_tol": 0,
              "nan": 0, "inf": 0, "ref_nan": 0, "ref_inf": 0, "first_bad": None,
+             "max_tol_ratio": None, "nan_disagree": 0, "inf_disagree": 0,
              "atol": 0.0 if exact else atol, "rtol": 0.0 if exact else rtol}
     shape = list(out.shape) + ([2] if out.is_complex() or ref.is_complex() else [])
     offset = 0
@@ -102,17 +121,28 @@ def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) 
         a_finite, b_finite = torch.isfinite(a), torch.isfinite(b)
         both = a_finite & b_finite
         diff = torch.where(both, (a - b).abs(), torch.zeros_like(a))
+        if exact:
+            over = both & (o.to(torch.int64) != r.to(torch.int64))
+            ratios = torch.where(over, torch.full_like(a, math.inf), torch.zeros_like(a))
+        else:
+            allowed = atol + rtol * b.abs()
+            over = both & (diff > allowed)
+            ratios = torch.where(both, _tolerance_ratios(diff, allowed, over), torch.zeros_like(a))
         if bool(both.any().item()):
             rel = torch.where(both, diff / b.abs().clamp_min(TINY), torch.zeros_like(a))
             facts["max_abs_err"] = _larger(facts["max_abs_err"], float(diff.max().item()))
             facts["max_rel_err"] = _larger(facts["max_rel_err"], float(rel.max().item()))
-        if exact:
-            over = both & (o.to(torch.int64) != r.to(torch.int64))
-        else:
-            over = both & (diff > (atol + rtol * b.abs()))
+            facts["max_tol_ratio"] = _larger(facts["max_tol_ratio"], float(ratios.max().item()))
         # Non-finite positions agree only when both are NaN or both are the same infinity.
-        same_special = (torch.isnan(a) & torch.isnan(b)) | (~a_finite & ~b_finite & (a == b))
-        bad = over | (~both & ~same_special)
+        a_nan, b_nan = torch.isnan(a), torch.isnan(b)
+        same_special = (a_nan & b_nan) | (~a_finite & ~b_finite & (a == b))
+        disagree = ~both & ~same_special
+        # one side NaN: a NaN disagreement; the rest of `disagree` has an infinity on one side,
+        # facing a finite value or the other infinity
+        nan_disagree = _count(a_nan ^ b_nan)
+        facts["nan_disagree"] += nan_disagree
+        facts["inf_disagree"] += _count(disagree) - nan_disagree
+        bad = over | disagree
         bad_count = _count(bad)
         if bad_count and facts["first_bad"] is None:
             facts["first_bad"] = _first_bad(bad, a, b, offset, shape)
@@ -137,6 +167,7 @@ def compare_output(index: int, out: torch.Tensor, ref: torch.Tensor, atol: float
         "numel": out.numel(),
         "max_abs_err": None, "max_rel_err": None, "n_over_tol": None,
         "nan": None, "inf": None, "ref_nan": None, "ref_inf": None,
+        "max_tol_ratio": None, "nan_disagree": None, "inf_disagree": None,
     }
     if out.shape != ref.shape:
         return facts

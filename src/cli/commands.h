@@ -29,6 +29,7 @@ void add_generate_command(CLI::App& app, CommandAction& action);
 void add_compare_command(CLI::App& app, CommandAction& action);
 void add_code_metrics_command(CLI::App& app, CommandAction& action);
 void add_report_command(CLI::App& app, CommandAction& action);
+void add_rejudge_command(CLI::App& app, CommandAction& action);
 
 // The suite's name in dataset records: a peer's kind (`kernelbench:PATH` -> "kernelbench"),
 // else the folder's name ("suites/keval" -> "keval").
@@ -37,6 +38,9 @@ std::string suite_label(const std::string& suite_arg);
 // --python also for what runs before the run's own runner (a peer suite's adapter): it becomes
 // KEVAL_PYTHON for this process and its children. Nothing when empty.
 void use_python(const std::string& python);
+
+// --max-seconds and --max-samples of run, validate and sweep (engine/run_session.h's RunOptions).
+void add_timing_limit_options(CLI::App* cmd, struct RunOptions* options);
 
 // The goldens of the selected tasks, as submissions of their own tasks.
 std::vector<struct Submission> golden_submissions(const class Suite& suite, const std::string& glob);

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   keval::CommandAction action;
   keval::add_run_command(app, action);
+  keval::add_rejudge_command(app, action);
   keval::add_tasks_command(app, action);
   keval::add_validate_command(app, action);
   keval::add_golden_command(app, action);

@@ -41,6 +41,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1, 86400));
   cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
   cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
+  add_timing_limit_options(cmd, options.get());
   cmd->add_option("--min-own-share", options->min_own_share,
                   "library_fallback below this share of a call's GPU time in the submission's own "
                   "Triton kernels (CUDA; default 0.5)")

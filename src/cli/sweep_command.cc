@@ -39,12 +39,7 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--jobs", options->jobs, "worker slots per GPU, or on the CPU (default 2)")->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--golden-from", options->golden_from, "reuse golden timings recorded by `keval golden record`");
-  cmd->add_option("--max-seconds", options->timing_max_seconds,
-                  "timing: seconds of samples per case at most (default: as keval run, 0.25 on a GPU)")
-      ->check(CLI::Range(0.001, 60.0));
-  cmd->add_option("--max-samples", options->timing_max_samples,
-                  "timing: samples per case at most (default: as keval run, 100 on a GPU)")
-      ->check(CLI::Range(1, 100000));
+  add_timing_limit_options(cmd, options.get());
   cmd->add_option("--timeout", options->timeout_s, "seconds per job before it is killed")->check(CLI::Range(1, 86400));
   cmd->add_option("--python", options->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
   cmd->add_flag("--no-sandbox", *no_sandbox, "run jobs without uid switch, network isolation and rlimits");

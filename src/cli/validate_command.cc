@@ -41,6 +41,7 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--status", *status,
                   "write a STATUS.md of golden times, efficiency and speedups over eager/torch.compile");
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
+  add_timing_limit_options(cmd, options.get());
   auto no_timing = std::make_shared<bool>(false);
   cmd->add_flag("--no-timing", *no_timing, "check correctness only");
   auto from = std::make_shared<std::vector<std::string>>();

@@ -24,6 +24,7 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
   JudgePolicy policy{task.inplace, task.require_kernel};
   policy.min_own_gpu_share = settings.min_own_gpu_share;
   policy.check_determinism = settings.check_determinism;
+  policy.check_hidden_work = !settings.own_variants;
   // what timing_request asks the timing job for
   policy.profile_kernels = settings.checks.profile_kernels && settings.device == "cuda" && task.require_kernel;
   for (const auto& planned : timed_cases(task, settings)) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -142,6 +143,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     // keval's own variants (variant_batch.h): no re-run, no profile, no ablation to pay for
     settings.check_determinism = false;
     settings.checks.profile_kernels = false;
+    settings.own_variants = true;
   }
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
@@ -261,6 +263,15 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   const int per_gpu = options.jobs > 0 ? options.jobs : 2;
   const int wanted = std::max<int>(1, std::min<int>(per_gpu * static_cast<int>(gpus.size()),
                                                     static_cast<int>(std::max<size_t>(pending.size(), 1))));
+  // A timing job that waits for a CPU core reads host times far above its event times, which
+  // the hidden-work check takes for work outside the timed stream (seen on the H200 at 20
+  // slots on 16 cores).
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (settings.device == "cuda" && cores > 0 && static_cast<unsigned>(wanted) >= cores) {
+    std::cerr << "keval: warning: " << wanted << " slots on " << cores
+              << " CPU cores: timing jobs may wait for a core, and honest kernels may then be "
+                 "judged tampering (use --jobs below the core count)\n";
+  }
   // Each slot's uid is leased for this run, so a concurrent run never kills our jobs' processes.
   std::optional<UidLease> uid_lease =
       sandbox.uid_base ? UidLease::acquire(wanted) : std::optional<UidLease>();
@@ -365,7 +376,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     result.track = task.track;
     result.origin = s.origin;
     result.hash = s.hash;
-    result.judgement = judge(facts, judge_policy(task, settings));
+    const JudgePolicy policy = judge_policy(task, settings);
+    result.judgement = judge(facts, policy);
     result.static_flags = scan.flags;
     result.job_seconds = job_seconds(facts);
     result.set_call(verdict_counts_as_call(result.judgement.verdict));
@@ -373,7 +385,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     fill_case_results(result, task, facts, recorded ? "golden" : baseline_name, settings.device == "cuda",
                       ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr);
     const RecordContext record = record_context(task, settings, options.suite_label, s.code);
-    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts, &record);
+    store.put_evaluation(run_id, keys[i], s.code, task.version, result, &facts, &record, policy.to_json());
     results[i] = std::move(result);
     stream_result(*results[i]);
     progress.finished_one(results[i]->exec(), results[i]->id + " " +
@@ -386,17 +398,14 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       const Task& task = *suite.find(submissions[batches[b].front()].task);
       std::vector<std::filesystem::path> code_files;
       for (size_t i : batches[b]) code_files.push_back(write_code(i, task).code_file());
-      std::vector<EvaluationFacts> facts;
-      {
-        EvaluationPlace place(limits.at(runner.gpu()));
-        facts = evaluate_variant_batch(runner, task, settings, code_files,
-                                       work_root / ("sweep-" + keys[batches[b].front()].substr(0, 16)),
-                                       &leases.at(runner.gpu()));
-      }
-      for (size_t k = 0; k < facts.size(); ++k) {
-        const size_t i = batches[b][k];
-        record_result(i, task, facts[k], scan_python_source(submissions[i].code, task.entry));
-      }
+      EvaluationPlace place(limits.at(runner.gpu()));
+      // each variant is stored as it finishes: a sweep stopped midway resumes after it
+      evaluate_variant_batch(runner, task, settings, code_files,
+                             work_root / ("sweep-" + keys[batches[b].front()].substr(0, 16)),
+                             &leases.at(runner.gpu()), [&](size_t k, EvaluationFacts facts) {
+                               const size_t i = batches[b][k];
+                               record_result(i, task, facts, scan_python_source(submissions[i].code, task.entry));
+                             });
     }, [&](size_t b, const std::string& what) {
       for (size_t i : batches[b]) {
         if (!results[i] && unjudged[i].empty()) leave_unjudged(i, what);

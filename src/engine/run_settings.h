@@ -72,6 +72,8 @@ struct RunSettings {
   // The sweep's timing-first mode: correctness on the small cases with one seed (a variant of a
   // golden differs only in tuning constants), then timing on the benchmark cases as usual.
   bool quick_correctness = false;
+  // keval sweep's variants of keval's own goldens: trusted code (judge.h, check_hidden_work)
+  bool own_variants = false;
   // library_fallback below this share of the call's GPU time in the submission's own kernels
   double min_own_gpu_share = 0.5;
   std::chrono::seconds timeout{300};

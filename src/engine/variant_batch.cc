@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "engine/job_plan.h"
 #include "engine/timing_gate.h"
@@ -58,11 +59,10 @@ EvaluationFacts variant_facts(const std::vector<json>& messages, const JobOutcom
   return facts;
 }
 
-std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
-                                                    const RunSettings& settings,
-                                                    const std::vector<std::filesystem::path>& code_files,
-                                                    const std::filesystem::path& work_dir, DeviceLease* lease) {
-  std::vector<EvaluationFacts> facts(code_files.size());
+void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettings& settings,
+                            const std::vector<std::filesystem::path>& code_files,
+                            const std::filesystem::path& work_dir, DeviceLease* lease,
+                            const VariantDone& done) {
   size_t next = 0;
   for (int batch = 0; next < code_files.size(); ++batch) {
     const std::vector<std::filesystem::path> rest(code_files.begin() + static_cast<long>(next), code_files.end());
@@ -71,43 +71,65 @@ std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Tas
     json request = sweep_request(task, settings, rest, next, dir);
     // each variant gets the run's per-job deadline
     const auto timeout = std::chrono::milliseconds(settings.timeout) * static_cast<long>(rest.size());
+    std::map<size_t, std::vector<json>> tagged;
+    // A finished variant is handed on when the next one finishes, so the last one can carry the
+    // job's `done` (its phases: counted once per job, bench/job_seconds.py); a job killed
+    // midway still keeps every variant it finished.
+    std::optional<size_t> held;
+    size_t reached = next;  // variants [next, reached) finished
+    const auto started = std::chrono::steady_clock::now();
+    auto on_message = [&](const json& message) {
+      if (!message.is_object() || !message.contains("variant") || !message["variant"].is_number_unsigned()) return;
+      const size_t k = message["variant"].get<size_t>();
+      tagged[k].push_back(message);
+      if (!is_type(message, "variant_done") || k != reached) return;  // variants finish in order
+      ++reached;
+      if (held) {
+        JobOutcome so_far = ended_well();
+        so_far.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        done(*held, variant_facts(tagged[*held], so_far, true));
+      }
+      held = k;
+    };
     JobOutcome job;
     if (lease) {
       if (!lease->hold_file().empty()) request["device_hold"] = lease->hold_file().string();
       request["device_gate"] = true;
       TimingGate gate(*lease, dir);
-      job = runner.run(request, timeout, [&gate](const json& message) { gate.on_message(message); });
+      job = runner.run(request, timeout, [&](const json& message) {
+        gate.on_message(message);
+        on_message(message);
+      });
       job.lease_wait_s = gate.waited_s();
     } else {
-      job = runner.run(request, timeout);
+      job = runner.run(request, timeout, on_message);
     }
-    std::map<size_t, std::vector<json>> tagged;
-    for (const json& message : job.messages) {
-      if (message.is_object() && message.contains("variant") && message["variant"].is_number_unsigned()) {
-        tagged[message["variant"].get<size_t>()].push_back(message);
-      }
+    if (held) {
+      EvaluationFacts facts = variant_facts(tagged[*held], job, true);
+      for (const json* end : job.of_type("done")) facts.candidate.messages.push_back(*end);
+      done(*held, std::move(facts));
     }
-    auto reached = [&](size_t k) {
-      for (const json& message : tagged[k]) {
-        if (is_type(message, "variant_done")) return true;
-      }
-      return false;
-    };
-    size_t k = next;
-    for (; k < code_files.size() && reached(k); ++k) facts[k] = variant_facts(tagged[k], job, true);
-    // the job's phases once per job (its first variant), so that summing over results adds
-    // each job's seconds once (bench/job_seconds.py)
-    for (const json* done : job.of_type("done")) facts[next].candidate.messages.push_back(*done);
-    if (k == code_files.size()) break;
-    facts[k] = variant_facts(tagged[k], job, false);
+    if (reached == code_files.size()) break;
+    const size_t k = reached;
+    EvaluationFacts ended = variant_facts(tagged[k], job, false);
     if (k == next && tagged[k].empty()) {
       // it ended before its first variant (the reference would not load, the sandbox failed):
       // the same would happen again, so every remaining variant gets this end
-      for (size_t j = k + 1; j < code_files.size(); ++j) facts[j] = facts[k];
+      for (size_t j = k; j < code_files.size(); ++j) done(j, ended);
       break;
     }
+    done(k, std::move(ended));
     next = k + 1;
   }
+}
+
+std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
+                                                    const RunSettings& settings,
+                                                    const std::vector<std::filesystem::path>& code_files,
+                                                    const std::filesystem::path& work_dir, DeviceLease* lease) {
+  std::vector<EvaluationFacts> facts(code_files.size());
+  evaluate_variant_batch(runner, task, settings, code_files, work_dir, lease,
+                         [&facts](size_t k, EvaluationFacts f) { facts[k] = std::move(f); });
   return facts;
 }
 

@@ -3,6 +3,7 @@
 // variants instead of three per variant (docs/dataset.md, "Sweep"). Only for code keval made
 // from its own goldens: it runs without the warden/guest split (docs/trust.md).
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 #include "engine/device_lease.h"
@@ -19,11 +20,19 @@ namespace keval {
 // job died in: its candidate side then carries how the job ended.
 EvaluationFacts variant_facts(const std::vector<nlohmann::json>& messages, const JobOutcome& job, bool reached);
 
-// Facts for each of `code_files`, in order. The job's work folder is work_dir/batch-K. A job
+// Hands each of `code_files`' facts to `done(index, facts)` as soon as the variant is finished
+// (from the job's message hook), so a run killed midway keeps every variant finished so far. The job's work folder is work_dir/batch-K. A job
 // that ends early (a device fault, a crash, its deadline) leaves the variant it was in with the
 // facts of that end; the variants after it go to a new job. The job shares the device while it
 // compiles and checks, and has it alone while it samples (timing_gate.h). Each job's `done`
-// message (its phases) goes to its first variant only.
+// message (its phases) goes to its last finished variant only.
+using VariantDone = std::function<void(size_t index, EvaluationFacts facts)>;
+void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettings& settings,
+                            const std::vector<std::filesystem::path>& code_files,
+                            const std::filesystem::path& work_dir, DeviceLease* lease,
+                            const VariantDone& done);
+
+// The same, collected: the facts of each of `code_files`, in order.
 std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
                                                     const RunSettings& settings,
                                                     const std::vector<std::filesystem::path>& code_files,

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <map>
+
 #include "judge/judge.h"
 
 namespace keval {
@@ -46,7 +48,7 @@ std::vector<json> variant_messages(size_t variant, long long over) {
 class ScriptedSweep : public JobRunner {
  public:
   using JobRunner::run;
-  JobOutcome run(json request, std::chrono::milliseconds, const MessageHook&) override {
+  JobOutcome run(json request, std::chrono::milliseconds, const MessageHook& hook) override {
     firsts.push_back(request["variants"][0]["index"].get<size_t>());
     JobOutcome job;
     for (const auto& variant : request["variants"]) {
@@ -55,7 +57,11 @@ class ScriptedSweep : public JobRunner {
         job.signal = 9;
         return job;
       }
-      for (auto& message : variant_messages(index, index == wrong ? 4 : 0)) job.messages.push_back(message);
+      for (auto& message : variant_messages(index, index == wrong ? 4 : 0)) {
+        ++sent;
+        if (hook) hook(message);
+        job.messages.push_back(message);
+      }
     }
     job.messages.push_back({{"type", "done"}, {"phases", {{"timing", 1.5}}}});
     job.done = true;
@@ -63,6 +69,7 @@ class ScriptedSweep : public JobRunner {
     return job;
   }
   size_t die_at = 99, wrong = 99;
+  size_t sent = 0;  // messages sent so far
   std::vector<size_t> firsts;
 };
 
@@ -105,7 +112,7 @@ TEST_F(VariantBatchTest, AVariantThatKillsItsJobIsACrashAndTheRestGoToANewJob) {
   EXPECT_EQ(runner.firsts, std::vector<size_t>({0, 2}));
 }
 
-TEST_F(VariantBatchTest, EachJobsPhasesAreCountedOnceOnItsFirstVariant) {
+TEST_F(VariantBatchTest, EachJobsPhasesAreCountedOnceOnItsLastFinishedVariant) {
   ScriptedSweep runner;
   runner.die_at = 1;
   RunSettings settings;
@@ -115,8 +122,20 @@ TEST_F(VariantBatchTest, EachJobsPhasesAreCountedOnceOnItsFirstVariant) {
   for (size_t k = 0; k < facts.size(); ++k) {
     if (!facts[k].candidate.of_type("done").empty()) with_done.push_back(k);
   }
-  // the first job died in variant 1 (no done message); the second job started at variant 2
-  EXPECT_EQ(with_done, std::vector<size_t>({2}));
+  // the first job died in variant 1 (no done message); the second ran variants 2 and 3
+  EXPECT_EQ(with_done, std::vector<size_t>({3}));
+}
+
+TEST_F(VariantBatchTest, AFinishedVariantIsHandedOnWhileItsJobStillRuns) {
+  ScriptedSweep runner;
+  RunSettings settings;
+  settings.timing.enabled = false;
+  std::map<size_t, size_t> sent_when_done;
+  evaluate_variant_batch(runner, one_case_task(), settings, files, dir, nullptr,
+                         [&](size_t k, EvaluationFacts) { sent_when_done[k] = runner.sent; });
+  ASSERT_EQ(sent_when_done.size(), 4u);
+  EXPECT_EQ(sent_when_done[0], 6u);  // on variant 1's variant_done: 3 messages a variant
+  EXPECT_EQ(sent_when_done[2], 12u);
 }
 
 TEST_F(VariantBatchTest, AJobThatDiesBeforeItsFirstVariantEndsEveryRemainingOneTheSameWay) {

@@ -27,6 +27,13 @@ OutputComparison read_output(FieldReader& of_output) {
   out.inf = of_output.integer("inf");
   out.ref_nan = of_output.integer("ref_nan");
   out.ref_inf = of_output.integer("ref_inf");
+  // all three statistics or none (facts stored before them)
+  if (of_output.has("max_tol_ratio") || of_output.has("nan_disagree") || of_output.has("inf_disagree")) {
+    out.has_statistics = true;
+    out.max_tol_ratio = of_output.ratio("max_tol_ratio");
+    out.nan_disagree = of_output.integer("nan_disagree");
+    out.inf_disagree = of_output.integer("inf_disagree");
+  }
   return out;
 }
 

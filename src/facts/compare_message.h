@@ -21,6 +21,11 @@ struct OutputComparison {
   std::optional<double> atol, rtol;                 // the tolerance applied
   nlohmann::json first_bad;  // null, or {flat_index, position, actual, expected}
   long long ref_undefined = 0;  // elements the reference leaves undefined: not judged
+  // The per-output statistics the judge applies the tolerance from (judge/tolerance_check.h);
+  // absent in facts stored before them, where n_over_tol decides.
+  bool has_statistics = false;
+  double max_tol_ratio = 0;  // infinity for "inf"; 0 without a finite pair (null)
+  long long nan_disagree = 0, inf_disagree = 0;
 
   bool same_layout() const { return shape == ref_shape && dtype == ref_dtype; }
 };

@@ -1,5 +1,7 @@
 #include "facts/message_fields.h"
 
+#include <limits>
+
 namespace keval {
 namespace {
 
@@ -196,6 +198,17 @@ std::optional<double> FieldReader::nullable_measure(const char* name) {
   if (!value->is_number()) {
     wrong_type(name, *value, "a number or null");
     return std::nullopt;
+  }
+  return value->get<double>();
+}
+
+double FieldReader::ratio(const char* name) {
+  const json* value = find(name, true);
+  if (!value || value->is_null()) return 0;
+  if (*value == "inf") return std::numeric_limits<double>::infinity();
+  if (!value->is_number() || value->get<double>() < 0) {
+    wrong_type(name, *value, "a number >= 0, null or \"inf\"");
+    return 0;
   }
   return value->get<double>();
 }

@@ -43,6 +43,8 @@ class FieldReader {
   std::optional<bool> nullable_boolean(const char* name);
   // A number, a non-finite string (read as no value) or null.
   std::optional<double> nullable_measure(const char* name);
+  // Required: a number >= 0, null (read as 0) or "inf" (read as infinity).
+  double ratio(const char* name);
   std::optional<std::vector<double>> nullable_numbers(const char* name);
   const nlohmann::json* nullable_object(const char* name);
 

@@ -6,6 +6,7 @@
 
 #include "judge/expected_messages.h"
 #include "judge/fact_integrity.h"
+#include "judge/tolerance_check.h"
 #include "stats/summary_stats.h"
 
 namespace keval {
@@ -116,6 +117,31 @@ std::string first_bad_text(const OutputComparison& out) {
   return text;
 }
 
+// Why an output's values are outside tolerance. At the task's own tolerance, the runner's count
+// and first element outside it say it best; under a scaled one only the statistics apply.
+std::string mismatch_text(const OutputComparison& out, const ToleranceCheck& check, double scale) {
+  const std::string max_abs = "; max abs err " + number(out.max_abs_err);
+  if ((scale == 1 && out.n_over_tol > 0) || !check.from_statistics) {
+    return std::to_string(out.n_over_tol) + " of " + std::to_string(out.numel) + " elements outside tolerance" +
+           first_bad_text(out) + max_abs +
+           (check.from_statistics || scale == 1 ? "" : " (stored without max_tol_ratio: judged at the task's own tolerance)");
+  }
+  std::string text;
+  if (check.max_ratio > scale) {
+    text = "values outside " + number(scale) + " x the task tolerance: the largest |diff| is " +
+           number(check.max_ratio) + " x the task tolerance";
+    if (out.atol && out.rtol) {
+      text += " (allowed |diff| <= " + number(scale * *out.atol) + " + " + number(scale * *out.rtol) +
+              " x |expected|)";
+    }
+  }
+  if (check.disagreements > 0) {
+    text += (text.empty() ? "" : "; ") + std::to_string(check.disagreements) + " of " +
+            std::to_string(out.numel) + " NaN/Inf positions differ from the reference's";
+  }
+  return text + max_abs;
+}
+
 std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
   if (job.timed_out) {
     return Judgement{Verdict::kTimeout,
@@ -178,7 +204,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                         " bytes of L2 aside for persisting accesses, which would outlast the "
                         "cold-L2 flush between timed samples"}};
     }
-    if (timing.method == "cuda_event_cold_l2" && timing.host_samples_ms) {
+    if (policy.check_hidden_work && timing.method == "cuda_event_cold_l2" && timing.host_samples_ms) {
       double event = median_or_zero(timing.samples_ms);
       double host = median_or_zero(*timing.host_samples_ms);
       if (host > policy.host_event_ratio * event + policy.host_event_slack_ms) {
@@ -274,7 +300,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   return judge_fallback(job, policy);
 }
 
-void judge_outputs(const CompareMessage& compare, Findings& findings) {
+void judge_outputs(const CompareMessage& compare, double scale, Findings& findings) {
   const std::string at = where(compare.at);
   if (compare.missing) {
     findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
@@ -303,12 +329,8 @@ void judge_outputs(const CompareMessage& compare, Findings& findings) {
                                               first_bad_text(out));
       continue;
     }
-    if (out.n_over_tol > 0) {
-      findings.add(Verdict::kMismatch,
-                   name + std::to_string(out.n_over_tol) + " of " + std::to_string(out.numel) +
-                       " elements outside tolerance" + first_bad_text(out) + "; max abs err " +
-                       number(out.max_abs_err));
-    }
+    const ToleranceCheck check = check_tolerance(out, scale);
+    if (check.outside) findings.add(Verdict::kMismatch, name + mismatch_text(out, check, scale));
   }
 }
 
@@ -391,7 +413,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   }
   Findings findings;
   const auto compares = reference.messages_of<CompareMessage>();
-  for (const CompareMessage& compare : compares) judge_outputs(compare, findings);
+  for (const CompareMessage& compare : compares) judge_outputs(compare, policy.tolerance_scale, findings);
   if (findings.any()) return findings.result();
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
   if (policy.check_determinism) {

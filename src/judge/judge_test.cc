@@ -206,6 +206,17 @@ TEST(JudgeIntegrityTest, SideStreamWorkShowsAsHostEventGap) {
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
+TEST(JudgeIntegrityTest, KevalsOwnVariantsSkipTheHostEventGapCheck) {
+  json sample = timing("candidate", "cuda_event_cold_l2");
+  sample["samples_ms"] = {0.01, 0.01, 0.01};
+  sample["host_samples_ms"] = {1.2, 1.1, 1.3};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.timing = finished({sample});
+  JudgePolicy trusted;
+  trusted.check_hidden_work = false;
+  EXPECT_EQ(judge(facts, trusted).verdict, Verdict::kPass);
+}
+
 TEST(JudgeIntegrityTest, SettingL2AsideForPersistingLinesIsTampering) {
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
   facts.timing = finished({timing("candidate", "cuda_event_cold_l2")});

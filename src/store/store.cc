@@ -8,7 +8,7 @@
 namespace keval {
 namespace {
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 // Version 1. Later versions append migrations; existing rows are never dropped.
 const char* kSchemaV1 = R"sql(
@@ -147,6 +147,11 @@ void Store::migrate(int from_version) {
       }
       exec(kTimedCasesV2);
     }
+    // Version 3: the judge policy each verdict was made under (judge/judge_policy.h), which
+    // `keval rejudge` applies again; NULL for evaluations stored before it.
+    if (from_version < 3 && !has_column(db_, "evaluations", "policy_json")) {
+      exec("ALTER TABLE evaluations ADD COLUMN policy_json TEXT");
+    }
     exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
          std::to_string(kSchemaVersion) + "')");
     exec("COMMIT");
@@ -181,7 +186,8 @@ std::optional<SubmissionResult> Store::find_result(const std::string& eval_key) 
 
 void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                            int task_version, const SubmissionResult& result,
-                           const EvaluationFacts* facts, const RecordContext* record) {
+                           const EvaluationFacts* facts, const RecordContext* record,
+                           const nlohmann::json& policy) {
   exec("BEGIN IMMEDIATE");
   try {
     Statement submission(db_, "INSERT OR IGNORE INTO submissions(hash, task, code, first_seen) "
@@ -211,6 +217,11 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
       row.run();
     }
     if (facts && facts->timing) put_samples(db_, evaluation_id, run_id, result.task, *facts->timing);
+    if (!policy.is_null()) {
+      Statement update(db_, "UPDATE evaluations SET policy_json = ? WHERE id = ?");
+      update.bind(1, policy.dump()).bind(2, evaluation_id);
+      update.run();
+    }
     if (record) {
       Statement update(db_, "UPDATE evaluations SET suite = ?, suite_version = ?, program_x = ? WHERE id = ?");
       update.bind(1, record->suite).bind(2, record->suite_version).bind(3, record->program_x)

@@ -61,10 +61,12 @@ class Store {
   // The stored result for an evaluation key (resume), if any.
   std::optional<SubmissionResult> find_result(const std::string& eval_key) const;
   // Stores submission, evaluation, case rows, samples and planned timed cases in one transaction;
-  // an evaluation stored before under the same key is replaced.
+  // an evaluation stored before under the same key is replaced. `policy`: the judge policy the
+  // verdict was made under (JudgePolicy::to_json), null where no judge ran.
   void put_evaluation(int64_t run_id, const std::string& eval_key, const std::string& code,
                       int task_version, const SubmissionResult& result,
-                      const EvaluationFacts* facts, const RecordContext* record = nullptr);
+                      const EvaluationFacts* facts, const RecordContext* record = nullptr,
+                      const nlohmann::json& policy = nullptr);
 
  private:
   void exec(const std::string& sql) const;

@@ -39,7 +39,7 @@ class Connection {
 
 const char* kEvaluationColumns =
     "eval_key, submission_hash, submission_id, origin, task, task_version, verdict, reasons_json, "
-    "facts_json, result_json, speedup, time_ms, created_at, suite, suite_version, program_x";
+    "facts_json, result_json, speedup, time_ms, created_at, suite, suite_version, program_x, policy_json";
 
 void merge_one(Connection& target, const std::filesystem::path& source, StoreMergeCounts& counts) {
   { Store migrate(source); }  // brings an older schema up to date; keeps every row

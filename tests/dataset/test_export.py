@@ -98,6 +98,7 @@ def test_a_version_1_store_is_exported_and_migrated_without_loss(tmp_path):
     empty.write_text(json.dumps({"task": "relu", "code": "", "id": "empty"}) + "\n")
     run_keval("run", "--suite", "suites/keval", "--submissions", empty, "--out", out, "--device", "cpu", "--quiet")
     db = sqlite3.connect(out / "keval.db")
-    assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "2"
+    assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "3"
+    assert db.execute("SELECT policy_json FROM evaluations WHERE eval_key='k1'").fetchone()[0] is None
     assert db.execute("SELECT count(*) FROM evaluations").fetchone()[0] >= 2
     assert db.execute("SELECT verdict FROM evaluations WHERE eval_key='k1'").fetchone()[0] == "pass"

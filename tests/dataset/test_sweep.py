@@ -38,3 +38,37 @@ def test_sweep_jobs_judge_each_variant_and_survive_a_killed_one(tmp_path):
     assert len(rows) == 5
     assert sorted(r["y"] is None for r in rows) == [False, False, True, True, True]
     assert all(r["timer_method"] == "wall_clock" and r["sample_count"] > 0 for r in rows if r["y"] is not None)
+
+
+def test_a_sweep_stopped_midway_keeps_each_finished_variant(tmp_path):
+    """Each variant is stored as it finishes, not when its sweep job ends: a sweep killed inside a
+    job resumes after the variants that job had finished."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from conftest import KEVAL, REPO
+
+    out = tmp_path / "sweep"
+    args = [KEVAL, "sweep", "--suite", "suites/keval", "--tasks", "vector_add", "--variants", "16",
+            "--device", "cpu", "--jobs", "1", "--out", str(out)]
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    results = out / "results.jsonl"
+    deadline = time.time() + 600
+    while time.time() < deadline and proc.poll() is None:
+        if results.exists() and len(results.read_text().splitlines()) >= 2:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, "the sweep ended before it could be stopped"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = len(results.read_text().splitlines())
+    assert 2 <= finished < 8  # the first job holds 8 of the 16 variants: it was still running
+    run_keval("sweep", "--suite", "suites/keval", "--tasks", "vector_add", "--variants", "16", "--device", "cpu",
+              "--jobs", "1", "--out", out)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["resumed"] == finished
+    assert len(results.read_text().splitlines()) == 16

@@ -146,3 +146,62 @@ def test_slices_give_the_facts_of_the_whole(monkeypatch):
     assert max_abs_diff([out_t], [ref.t()]) == whole_diff and whole_diff > 0
     assert compare_output(0, torch.arange(50), torch.arange(50) % 7, 0, 0) == whole_int
     assert whole["nan"] == 1 and whole["inf"] == 1 and whole["ref_nan"] == 1 and whole["n_over_tol"] > 2
+
+
+def test_tolerance_ratio_is_the_largest_diff_over_its_allowance():
+    # |diff| = 0.5 everywhere; allowed = 0.1 + 0.1*|ref| -> 0.2, 1.1, 10.1
+    f = facts([1.5, 10.5, 100.5], [1.0, 10.0, 100.0], atol=0.1, rtol=0.1)
+    assert f["max_tol_ratio"] == pytest.approx(0.5 / 0.2)
+    assert (f["nan_disagree"], f["inf_disagree"]) == (0, 0)
+    within = facts([1.05, 10.5], [1.0, 10.0], atol=0.1, rtol=0.1)
+    assert within["n_over_tol"] == 0 and within["max_tol_ratio"] == pytest.approx(0.5 / 1.1)
+
+
+def test_tolerance_ratio_at_the_boundary_agrees_with_the_count():
+    # in float64, |1.25 - 1.0| is exactly atol: inside, ratio exactly 1
+    at = compare_output(0, torch.tensor([1.25], dtype=torch.float64), torch.tensor([1.0], dtype=torch.float64), 0.25, 0.0)
+    assert at["n_over_tol"] == 0 and at["max_tol_ratio"] == 1.0
+    beyond = compare_output(0, torch.tensor([math.nextafter(1.25, 2.0)], dtype=torch.float64),
+                            torch.tensor([1.0], dtype=torch.float64), 0.25, 0.0)
+    assert beyond["n_over_tol"] == 1 and beyond["max_tol_ratio"] > 1.0
+
+
+def test_a_difference_under_a_zero_tolerance_is_infinitely_outside_it():
+    f = facts([1.0, 0.5], [1.0, 0.0], atol=0.0, rtol=0.1)  # allowed is 0 where the reference is 0
+    assert f["n_over_tol"] == 1 and f["max_tol_ratio"] == math.inf
+    assert facts([0.0, 2.0], [0.0, 2.0])["max_tol_ratio"] == 0.0  # equal under tolerance 0: 0/0 reads 0
+    exact = compare_output(0, torch.tensor([2**53 + 1, 3]), torch.tensor([2**53, 3]), 10.0, 10.0)
+    assert exact["n_over_tol"] == 1 and exact["max_tol_ratio"] == math.inf
+    same = compare_output(0, torch.tensor([5, 3]), torch.tensor([5, 3]), 0.0, 0.0)
+    assert same["max_tol_ratio"] == 0.0
+
+
+def test_nan_and_inf_disagreements_are_counted_apart():
+    f = facts([NAN, 1.0, NAN, INF, -INF, INF, NAN, 2.0, NAN],
+              [0.0, NAN, NAN, INF, INF, 3.0, INF, 2.0, NAN])
+    # NaN against 0, 1 against NaN, NaN against Inf: NaN; -Inf against Inf, Inf against 3: Inf
+    assert (f["nan_disagree"], f["inf_disagree"]) == (3, 2)
+    assert f["n_over_tol"] == 5 and f["max_tol_ratio"] == 0.0  # the finite pair (2, 2) agrees
+    assert facts([NAN], [NAN])["max_tol_ratio"] is None  # no finite pair
+
+
+def test_statistics_decide_as_the_count_does():
+    """The controller's rule on the statistics (ratio > 1 or a disagreement) gives the count's verdict."""
+    g = torch.Generator().manual_seed(11)
+    for trial in range(200):
+        ref = torch.randn(64, generator=g, dtype=torch.float64) * 10 ** float(torch.randint(-3, 4, (1,), generator=g))
+        noise = torch.randn(64, generator=g, dtype=torch.float64) * 10 ** float(torch.randint(-7, 0, (1,), generator=g))
+        out = (ref + noise).to(torch.float32)
+        if trial % 7 == 0:
+            out[int(torch.randint(0, 64, (1,), generator=g))] = [NAN, INF, -INF][trial % 3]
+        if trial % 11 == 0:
+            ref[int(torch.randint(0, 64, (1,), generator=g))] = 0.0
+        atol, rtol = [(1e-5, 1e-5), (1e-3, 0.0), (0.0, 1e-4)][trial % 3]
+        f = compare_output(0, out, ref, atol, rtol)
+        ratio = f["max_tol_ratio"] if f["max_tol_ratio"] is not None else 0.0
+        assert (f["n_over_tol"] > 0) == (ratio > 1 or f["nan_disagree"] + f["inf_disagree"] > 0), (trial, f)
+
+
+def test_shape_mismatch_leaves_the_statistics_null():
+    f = compare_output(0, torch.zeros(2, 3), torch.zeros(3, 2), 1.0, 1.0)
+    assert all(f[k] is None for k in ("max_tol_ratio", "nan_disagree", "inf_disagree"))

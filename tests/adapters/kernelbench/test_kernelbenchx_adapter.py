@@ -57,9 +57,9 @@ def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
 
 
 def test_perf_inputs_make_only_the_asked_for_item(suite, monkeypatch):
-    from keval_runner.adapters import kb_common
+    from keval_runner.adapters.common.module_file import load_module
 
-    reference = kb_common._load(os.path.join(suite, "Momentum", "reference.py"), "kbx_test_ref_momentum")
+    reference = load_module(os.path.join(suite, "Momentum", "reference.py"), "kbx_test_ref_momentum")
     marker, spec, param, grad, buf = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
     assert marker.startswith("keval:") and param.shape == (1024,) and param.device.type == "cpu"
     again = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
@@ -136,7 +136,7 @@ def test_data_utils_defaults_follow_the_device_of_the_call(suite):
     on a GPU does not get the CPU copy that built the performance inputs (session 6, H200)."""
     import sys
 
-    from keval_runner.adapters import kernelbenchx_runtime as rt
+    from keval_runner.adapters.kernelbenchx import runtime as rt
 
     task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
     for device in ("cpu", "meta", "cpu"):
@@ -147,7 +147,7 @@ def test_data_utils_defaults_follow_the_device_of_the_call(suite):
 def test_perf_calls_are_seeded_so_a_random_reference_repeats_itself(suite):
     import torch
 
-    from keval_runner.adapters import kernelbenchx_runtime as rt
+    from keval_runner.adapters.kernelbenchx import runtime as rt
 
     task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
 
@@ -162,7 +162,7 @@ def test_perf_calls_are_seeded_so_a_random_reference_repeats_itself(suite):
 def test_flatten_compares_what_kernelbenchx_compares():
     import torch
 
-    from keval_runner.adapters import kernelbenchx_runtime as rt
+    from keval_runner.adapters.kernelbenchx import runtime as rt
 
     out = rt.flatten({"b": [torch.ones(2), 3], "a": (1.5, None, True, "x")})
     assert [t.dtype for t in out] == [torch.float64, torch.bool, torch.bool, torch.uint8, torch.float32, torch.int64]

@@ -19,9 +19,9 @@ import pytest
 
 from kb_harness import FIXTURES, REPO, adapter, keval, verdicts
 
-from keval_runner.adapters import kernelbenchx as kbx  # noqa: E402 (kb_harness puts runner/ on sys.path)
-from keval_runner.adapters import kernelbenchx_judges as judges  # noqa: E402
-from keval_runner.adapters import kernelbenchx_criterion as criterion  # noqa: E402
+from keval_runner.adapters.common.peer_file import SEPARATOR  # noqa: E402 (kb_harness puts runner/ on sys.path)
+from keval_runner.adapters.kernelbenchx import criterion, judges  # noqa: E402
+from keval_runner.adapters.kernelbenchx.submissions import clear_code  # noqa: E402
 
 CHECKOUT = FIXTURES / "kernelbenchx"
 PREDICTIONS = FIXTURES / "kernelbenchx_judges" / "predictions.jsonl"
@@ -130,9 +130,9 @@ def test_entry_check_wants_the_stem_or_kernel_function_at_top_level():
 
 
 def test_kernelbenchx_keeps_what_follows_the_separator_keval_cuts_it():
-    predict = "```python\ndef f():\n    pass\n" + kbx.SEPARATOR + "\nboom()\n```<|im_end|>"
+    predict = "```python\ndef f():\n    pass\n" + SEPARATOR + "\nboom()\n```<|im_end|>"
     assert criterion.kernelbenchx_code(predict).endswith("boom()")
-    assert "boom" not in kbx.clear_code(predict)
+    assert "boom" not in clear_code(predict)
 
 
 def test_a_line_without_id_is_found_by_its_origin():
@@ -146,7 +146,7 @@ def test_a_line_without_id_is_found_by_its_origin():
 def test_cpu_scripts_see_the_test_part_on_the_cpu(tmp_path):
     """The runtime's rewrite reaches the test part only: 'cuda' there becomes the CPU."""
     script = tmp_path / "s.py"
-    script.write_text("code_device = 'cuda'\n" + kbx.SEPARATOR + "\ntest_device = 'cuda'\nimport sys\nargv0 = sys.argv[0]\n")
+    script.write_text("code_device = 'cuda'\n" + SEPARATOR + "\ntest_device = 'cuda'\nimport sys\nargv0 = sys.argv[0]\n")
     scope = judges.run_script(str(script), cpu=True)
     assert (scope["code_device"], scope["test_device"], scope["argv0"]) == ("cuda", "cpu", str(script))
     assert scope["__name__"] == "__main__" and sys.modules["__main__"].__name__ == "__main__"

@@ -21,8 +21,8 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "runner"))
 
-from keval_runner.adapters import tritonbench as tb  # noqa: E402
-from keval_runner.adapters import tritonbench_runtime as runtime  # noqa: E402
+from keval_runner.adapters.common.peer_file import SEPARATOR  # noqa: E402
+from keval_runner.adapters.tritonbench import runtime, submissions, tasks, test_part  # noqa: E402
 
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 FIXTURE = pathlib.Path(__file__).resolve().parent / "fixture"
@@ -67,7 +67,7 @@ def run(env, tmp_path_factory):
 @pytest.fixture(scope="session")
 def adapted_g(tmp_path_factory):
     out = tmp_path_factory.mktemp("adapted") / "g"
-    tb.adapt_suite(str(FIXTURE), str(out), "G", set())
+    tasks.adapt_suite(str(FIXTURE), str(out), "G", set())
     return out
 
 
@@ -135,8 +135,8 @@ def test_compare_judges_refuses_mixed_peers_and_missing_files_in_one_line(env, r
 def test_golden_is_the_whole_reference_part(adapted_g):
     original = (FIXTURE / "data" / "TritonBench_G_v1" / "add_const.py").read_text()
     golden = (adapted_g / "add_const" / "golden.py").read_text()
-    assert golden == original.split(tb.SEPARATOR)[0]
-    names = tb.defined_names(ast.parse(golden))
+    assert golden == original.split(SEPARATOR)[0]
+    names = test_part.defined_names(ast.parse(golden))
     assert {"BLOCK_SIZE", "OFFSET", "AddLauncher", "add_offset_kernel", "add_offset", "_launcher"} <= names
 
 
@@ -159,13 +159,13 @@ def test_test_part_loses_its_module_level_call(adapted_g):
 
 def test_a_test_part_that_redefines_the_operator_loses_that_definition():
     test = "import torch\n\n@torch.no_grad()\ndef add(x, y):\n    return x + y\n\ndef test_add():\n    return add(1, 2)\n\nr = test_add()\n"
-    source, name, notes, imports = tb.prepare_test(test, {"add"})
+    source, name, notes, imports = test_part.prepare_test(test, {"add"})
     assert name == "test_add" and "def add" not in source and "@torch.no_grad" not in source
     assert source.count("\n") == test.count("\n") and notes and imports == "import torch"
 
 
 def test_submission_lines_map_by_exact_text_only(tmp_path):
-    records = tb.match_submissions(str(JSONL), "G")
+    records = submissions.match_submissions(str(JSONL), "G")
     assert [(r["id"], r["task"], r["how"]) for r in records] == [
         (f"{STEM}:1", "add_const", "instruction"), (f"{STEM}:2", "row_softmax", "instruction"),
         (f"{STEM}:3", "add_const", "instruction"), (f"{STEM}:4", None, None)]
@@ -174,11 +174,11 @@ def test_submission_lines_map_by_exact_text_only(tmp_path):
     line = json.loads(JSONL.read_text().splitlines()[0])
     line["instruction"] = line["instruction"][:-80]
     truncated.write_text(json.dumps(line) + "\n")
-    record = tb.match_submissions(str(truncated), "G", str(FIXTURE))[0]
+    record = submissions.match_submissions(str(truncated), "G", str(FIXTURE))[0]
     assert (record["task"], record["how"]) == ("add_const", "label")  # its label is the exact reference
     line["label"] = ""
     truncated.write_text(json.dumps(line) + "\n")
-    assert tb.match_submissions(str(truncated), "G", str(FIXTURE))[0]["task"] is None
+    assert submissions.match_submissions(str(truncated), "G", str(FIXTURE))[0]["task"] is None
 
 
 # --- runtime glue ----------------------------------------------------------------------------
@@ -242,12 +242,12 @@ def test_reference_defined_check_is_on_and_performance_calls_are_seeded(adapted_
     performance call seeds the RNGs (a dropout reference gives the same values in both runs)."""
     import torch
 
-    from keval_runner.adapters import kb_common
+    from keval_runner.adapters.common.module_file import load_module
 
     task = adapted_g / "add_const"
     assert "check_reference_defined = true" in (task / "task.toml").read_text()
     monkeypatch.setenv("TRITON_INTERPRET", "1")
-    reference = kb_common._load(str(task / "reference.py"), "tb_test_ref_add_const_seeded")
+    reference = load_module(str(task / "reference.py"), "tb_test_ref_add_const_seeded")
     inputs = reference.make_inputs({"name": "perf3", "bench": 3}, "float32", 5)
     torch.manual_seed(123)
     reference.reference(*inputs)
@@ -266,7 +266,7 @@ def test_compare_judges_deadline_skips_what_it_could_not_run_and_still_reports(e
 
 
 def test_a_script_is_skipped_once_the_deadline_passes_and_cut_when_it_runs_into_it(tmp_path):
-    from keval_runner.adapters import judge_process
+    from keval_runner.adapters.common import judge_process
     try:
         judge_process.set_deadline(0.5)
         cut = judge_process.run_script(["sleep", "5"], str(tmp_path), dict(os.environ), 60)
@@ -306,7 +306,7 @@ class performance_metrics(Performance_Metrics):
 
 def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broadcast():
     """TritonBench-T's broadcast_tensors: 1 MiB of inputs, 64 GiB of (expanded) output saved whole."""
-    from keval_runner.adapters import tritonbench_perf as perf
+    from keval_runner.adapters.tritonbench import perf
     spec = perf.PerfSpec(BROADCAST_PERF, {"outer_add": "outer_add"}, "outer_add_perf.py")
     inputs_only = perf.size_all({"outer_add": spec}, python=sys.executable)["outer_add"]["inputs"]
     assert [item["output_bytes"] for item in inputs_only] == [None] * 8  # a Triton reference: inputs only
@@ -321,7 +321,7 @@ def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broa
 def test_inputs_are_sized_without_the_reference_even_when_it_sizes_the_outputs():
     """A case builds its inputs without the task's functions: a perf file that calls the operator
     while building them gets no case (two T tasks failed on the H200 with 'name is not defined')."""
-    from keval_runner.adapters import tritonbench_perf as perf
+    from keval_runner.adapters.tritonbench import perf
     source = BROADCAST_PERF.replace("self.input_tensors.append((torch.rand((1, size)), torch.rand((size, 1))))",
                                     "self.input_tensors.append(outer_add(torch.rand((1, size)), torch.rand((size, 1))))")
     spec = perf.PerfSpec(source, {"outer_add": "outer_add"}, "outer_add_perf.py")
@@ -345,7 +345,7 @@ def test_preprocessing_check_finds_the_gold_files_tritonbenchs_own_g_stage_break
 
 
 def test_lost_names_ignores_what_the_test_or_builtins_bind():
-    from keval_runner.adapters.tritonbench_preprocessing import lost_names
+    from keval_runner.adapters.tritonbench.preprocessing import lost_names
     reference = "import torch\nSCALE = 2\nlen = 3\nclass Helper:\n    pass\ndef f(x):\n    return x * SCALE\n"
     assert lost_names(reference, "def test_f():\n    return f(1)\n") == ["SCALE"]
     assert lost_names(reference, "SCALE = 2\ndef test_f():\n    return f(1), Helper, len\n") == ["Helper"]

@@ -1,0 +1,83 @@
+"""keval beside KernelBenchX's own pipeline on the same candidates, one after the other on one
+GPU (issue 19): wall seconds of each, including start-up, and their ratio.
+
+    python bench/peer_throughput.py --checkout KERNELBENCHX --candidates FILE.jsonl --out DIR
+        [--gpus 0] [--keval-args "--jobs 8"] [--skip-peer] [--device cpu]
+
+FILE.jsonl is in KernelBenchX's own input format (what `scripts/run_eval.sh` reads; keval
+reads it as `--submissions kernelbenchx:FILE`). keval runs with default settings unless
+--keval-args says otherwise; KernelBenchX runs `bash scripts/run_eval.sh FILE DIR GPUS` from its
+checkout. Prints one line per pipeline and the ratio; --json writes the figures.
+"""
+import argparse
+import json
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+
+
+def candidates_in(path: pathlib.Path) -> int:
+    return sum(1 for line in path.read_text().splitlines() if line.strip())
+
+
+def timed(command: list, cwd, log: pathlib.Path, env=None) -> tuple:
+    """(wall seconds, exit status) of one command, its output in `log`."""
+    started = time.monotonic()
+    with open(log, "w") as out:
+        rc = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
+    return time.monotonic() - started, rc
+
+
+def keval_command(args, out: pathlib.Path) -> list:
+    return [KEVAL, "run", "--suite", f"kernelbenchx:{args.checkout}", "--submissions",
+            f"kernelbenchx:{args.candidates}", "--out", str(out), "--device", args.device,
+            *(["--gpus", args.gpus] if args.device == "cuda" else []),
+            "--quiet", *shlex.split(args.keval_args)]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkout", required=True, type=pathlib.Path, help="KernelBenchX checkout")
+    parser.add_argument("--candidates", required=True, type=pathlib.Path, help="KernelBenchX-format JSONL")
+    parser.add_argument("--out", required=True, type=pathlib.Path)
+    parser.add_argument("--gpus", default="0")
+    parser.add_argument("--device", default="cuda", help="cpu: a dry run of keval's side (with --skip-peer)")
+    parser.add_argument("--keval-args", default="", help="extra `keval run` arguments")
+    parser.add_argument("--skip-peer", action="store_true", help="time keval only")
+    parser.add_argument("--json", type=pathlib.Path)
+    args = parser.parse_args(argv)
+    needed = [(args.candidates, "--candidates")]
+    if not args.skip_peer:
+        needed.append((args.checkout / "scripts" / "run_eval.sh", "--checkout"))
+    for path, what in needed:
+        if not path.exists():
+            print(f"peer_throughput: {what}: {path} does not exist", file=sys.stderr)
+            return 2
+    args.checkout, args.candidates = args.checkout.resolve(), args.candidates.resolve()
+    args.out.mkdir(parents=True, exist_ok=True)
+    n = candidates_in(args.candidates)
+    figures = {"candidates": n}
+    keval_s, keval_rc = timed(keval_command(args, args.out / "keval"), REPO, args.out / "keval.log")
+    figures["keval"] = {"seconds": keval_s, "exit": keval_rc}
+    print(f"keval        {keval_s:8.1f} s  {keval_s / n:6.2f} s per candidate  (exit {keval_rc})")
+    if not args.skip_peer:
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=os.environ.get("CUDA_VISIBLE_DEVICES", args.gpus))
+        peer_s, peer_rc = timed(["bash", "scripts/run_eval.sh", str(args.candidates), str(args.out / "kernelbenchx"),
+                                 args.gpus], args.checkout, args.out / "kernelbenchx.log", env)
+        figures["kernelbenchx"] = {"seconds": peer_s, "exit": peer_rc}
+        print(f"KernelBenchX {peer_s:8.1f} s  {peer_s / n:6.2f} s per candidate  (exit {peer_rc})")
+        figures["ratio"] = peer_s / keval_s if keval_s else None
+        print(f"ratio: keval is {figures['ratio']:.1f}x KernelBenchX's speed on {n} candidates")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return 0 if keval_rc in (0, 1) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+// --max-seconds and --max-samples: how long each case is timed (commands.h).
+#include "cli/commands.h"
+#include "engine/run_session.h"
+
+namespace keval {
+
+void add_timing_limit_options(CLI::App* cmd, RunOptions* options) {
+  cmd->add_option("--max-seconds", options->timing_max_seconds,
+                  "timing: seconds of samples per case at most (default 0.25 on a GPU, 0.2 on the CPU)")
+      ->check(CLI::Range(0.001, 60.0));
+  cmd->add_option("--max-samples", options->timing_max_samples,
+                  "timing: samples per case at most (default 100 on a GPU, 3 on the CPU)")
+      ->check(CLI::Range(1, 100000));
+}
+
+}  // namespace keval

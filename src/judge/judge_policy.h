@@ -1,0 +1,39 @@
+#pragma once
+// What a verdict is decided under besides the facts: the task's flags, the run's checks and
+// thresholds. Stored with each evaluation, so `keval rejudge` applies the same policy again,
+// changed only where it is asked to.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace keval {
+
+struct JudgePolicy {
+  bool inplace = false;  // the task allows input mutation
+  bool require_kernel = true;  // no_kernel / library_fallback apply
+  // library_fallback when the submission's own Triton kernels take less of the call's GPU time.
+  double min_own_gpu_share = 0.5;
+  // Work the CUDA events miss (side streams, threads) shows as host time around a device-wide
+  // synchronize well above the event time: flagged when host > ratio * event + slack.
+  double host_event_ratio = 1.5;
+  double host_event_slack_ms = 0.05;
+  // Off for keval's own variants (keval sweep): trusted code, and the check misfires when the
+  // timing process waits for a CPU core (more busy slots than cores).
+  bool check_hidden_work = true;
+  // The checks the jobs were asked to make, whose messages must therefore be there:
+  bool check_determinism = true;  // the candidate job re-runs each case's first call
+  bool profile_kernels = false;   // the timing job profiles each case it timed (CUDA)
+  // (case, dtype) the timing job times the submission on, when it runs
+  std::vector<std::pair<std::string, std::string>> timed_cases;
+  // The task's atol and rtol, both multiplied by this (docs/judging.md, "Tolerance"). The runner
+  // measured against the unscaled tolerance; the judge rescales its per-output statistics.
+  double tolerance_scale = 1.0;
+
+  nlohmann::json to_json() const;
+  // A field missing from `j` keeps its default (a policy stored by an older keval).
+  static JudgePolicy from_json(const nlohmann::json& j);
+};
+
+}  // namespace keval

@@ -1,0 +1,52 @@
+"""A/A on the CPU (issue 19): each suite's baseline submitted as its own candidate must time
+alike on both sides. Wall-clock timing on a shared CI machine is noisy, so the bound is loose
+(25%), but glue that runs on one side only, here a sleep as long as the call, must break it."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+BOUND = "0.25"
+SAMPLES = ["--max-samples", "20", "--max-seconds", "5"]
+KERNELBENCHX_FIXTURE = REPO / "tests" / "adapters" / "kernelbench" / "fixtures" / "kernelbenchx"
+
+
+def aa_bias(*args):
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    return subprocess.run([sys.executable, str(REPO / "bench" / "aa_bias.py"), *map(str, args)], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=900)
+
+
+def test_keval_suite_goldens_time_alike_against_themselves(tmp_path):
+    proc = aa_bias("--suite", "suites/keval", "--tasks", "vector_add", "--device", "cpu",
+                   "--out", tmp_path / "aa", "--bound", BOUND, *SAMPLES)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "overall: 9 cases of 1 tasks" in proc.stdout, proc.stdout
+
+
+def test_kernelbenchx_references_time_alike_against_themselves(tmp_path):
+    proc = aa_bias("--suite", f"kernelbenchx:{KERNELBENCHX_FIXTURE}:any-code", "--device", "cpu",
+                   "--out", tmp_path / "aa", "--bound", BOUND, *SAMPLES)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "overall: 3 cases of 3 tasks" in proc.stdout, proc.stdout
+
+
+def test_glue_on_the_candidate_side_only_fails_the_check(tmp_path):
+    """The golden with a sleep before its call: what one-sided harness glue would look like."""
+    golden = (REPO / "suites" / "keval" / "vector_add" / "golden.py").read_text()
+    glued = golden + ("\n\nimport time as _time\n_timed = vector_add\n\n"
+                      "def vector_add(*args):\n    _time.sleep(0.02)\n    return _timed(*args)\n")
+    submissions = tmp_path / "glued.jsonl"
+    submissions.write_text(json.dumps({"task": "vector_add", "id": "aa:vector_add", "code": glued}) + "\n")
+    out = tmp_path / "aa"
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    run = subprocess.run([KEVAL, "run", "--suite", "suites/keval", "--submissions", submissions, "--out", out,
+                          "--device", "cpu", "--baseline", "golden", "--quiet", *SAMPLES], cwd=REPO, env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout + run.stderr
+    proc = aa_bias("--from", out, "--bound", BOUND)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "median off 1.00x by more than 25%" in proc.stderr
