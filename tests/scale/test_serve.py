@@ -39,7 +39,7 @@ class Server:
         self.proc = subprocess.Popen(
             [KEVAL, "serve", "--suite", "suites/keval", "--port", str(self.port), "--device", "cpu",
              "--out", str(self.out), "--no-timing", "--token-file", str(self.token_file),
-             "--max-body", "65536", "--jobs", "2"],
+             "--max-body", "65536", "--jobs", "2", "--max-batch", "8"],
             cwd=REPO, env=keval_env(), stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -136,7 +136,8 @@ def test_64_clients_and_a_kill_and_restart_lose_no_job_and_run_none_twice(server
          "--requests", "1", "--tasks", "vector_add,relu", "--cheap-share", "0.85", "--token-file",
          str(server.token_file), "--deadline", "240", "--json", str(figures)],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    # Kill the server while a batch runs, once some jobs are done.
+    # Kill the server while a batch runs, once some jobs are done (batches of at most 8, so a
+    # slow machine that queues all 64 before the first batch still has several).
     deadline = time.time() + 120
     while True:
         states = queue_states(server.out) if (server.out / "queue.db").exists() else {}
