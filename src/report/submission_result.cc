@@ -12,6 +12,12 @@ std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
   return j[key].get<double>();
 }
 
+// find() rather than a const operator[], which is undefined for a missing key
+std::string string_or_empty(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 nlohmann::json interval_json(const std::optional<double>& low, const std::optional<double>& high) {
   if (!low || !high) return nullptr;
   return nlohmann::json::array({*low, *high});
@@ -74,14 +80,14 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
   r.call_ok_ = j.value("call", false);
   r.generation = j.value("generation", nlohmann::json());
   r.code_metrics = j.value("code_metrics", nlohmann::json());
-  r.timing_method = j["timing_method"].is_string() ? j["timing_method"].get<std::string>() : "";
+  r.timing_method = string_or_empty(j, "timing_method");
   r.speedup = optional_from(j, "speedup");
   if (j.contains("speedup_ci") && j["speedup_ci"].is_array()) {
     r.speedup_ci_low = j["speedup_ci"][0].get<double>();
     r.speedup_ci_high = j["speedup_ci"][1].get<double>();
   }
   r.time_ms = optional_from(j, "time_ms");
-  r.baseline = j["baseline"].is_string() ? j["baseline"].get<std::string>() : "";
+  r.baseline = string_or_empty(j, "baseline");
   r.static_flags = j.value("static_flags", std::vector<std::string>{});
   if (j.contains("job_seconds") && j["job_seconds"].is_object()) r.job_seconds = j["job_seconds"];
   r.ref_time_ms = optional_from(j, "ref_time_ms");
