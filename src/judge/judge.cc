@@ -6,8 +6,8 @@
 
 #include "judge/expected_messages.h"
 #include "judge/fact_integrity.h"
+#include "judge/hidden_work_check.h"
 #include "judge/tolerance_check.h"
-#include "stats/summary_stats.h"
 
 namespace keval {
 namespace {
@@ -157,9 +157,6 @@ std::string exit_text(const JobOutcome& job) {
   return "unknown status";
 }
 
-// 0 for no samples: a check that compares two medians then finds nothing.
-double median_or_zero(const std::vector<double>& samples) { return samples.empty() ? 0 : median(samples); }
-
 std::string names_text(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
@@ -189,7 +186,8 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                                                names_text(call.guard_violations) + " (guard bands changed)"}};
     }
   }
-  for (const TimingMessage& timing : job.messages_of<TimingMessage>()) {
+  const std::vector<TimingMessage> timings = job.messages_of<TimingMessage>();
+  for (const TimingMessage& timing : timings) {
     if (!timing.candidate()) continue;  // baselines are trusted
     if (timing.timed_output_mismatches > 0) {
       return Judgement{Verdict::kTampering,
@@ -204,15 +202,14 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                         " bytes of L2 aside for persisting accesses, which would outlast the "
                         "cold-L2 flush between timed samples"}};
     }
-    if (policy.check_hidden_work && timing.method == "cuda_event_cold_l2" && timing.host_samples_ms) {
-      double event = median_or_zero(timing.samples_ms);
-      double host = median_or_zero(*timing.host_samples_ms);
-      if (host > policy.host_event_ratio * event + policy.host_event_slack_ms) {
-        return Judgement{Verdict::kTampering,
-                         {where(timing.at) + "host time to a device-wide sync (" + number(host) +
-                          " ms) far exceeds the CUDA event time (" + number(event) +
-                          " ms): work runs outside the timed stream"}};
+    if (policy.check_hidden_work && timing.method == "cuda_event_cold_l2") {
+      std::vector<const TimingMessage*> controls;  // the baselines timed beside it
+      for (const TimingMessage& other : timings) {
+        if (!other.candidate() && other.at.case_name == timing.at.case_name && other.at.dtype == timing.at.dtype) {
+          controls.push_back(&other);
+        }
       }
+      if (auto why = hidden_work(timing, controls, policy)) return Judgement{Verdict::kTampering, {where(timing.at) + *why}};
     }
   }
   return std::nullopt;

@@ -16,11 +16,12 @@ struct JudgePolicy {
   // library_fallback when the submission's own Triton kernels take less of the call's GPU time.
   double min_own_gpu_share = 0.5;
   // Work the CUDA events miss (side streams, threads) shows as host time around a device-wide
-  // synchronize well above the event time: flagged when host > ratio * event + slack.
+  // synchronize well above the event time: flagged when the gap, less the baselines' gap, is
+  // over (ratio - 1) * event + slack (hidden_work_check.h).
   double host_event_ratio = 1.5;
   double host_event_slack_ms = 0.05;
-  // Off for keval's own variants (keval sweep): trusted code, and the check misfires when the
-  // timing process waits for a CPU core (more busy slots than cores).
+  // Off for keval's own variants (keval sweep): trusted code, timed with no baseline beside it
+  // to tell a busy CPU's gap from hidden work.
   bool check_hidden_work = true;
   // The checks the jobs were asked to make, whose messages must therefore be there:
   bool check_determinism = true;  // the candidate job re-runs each case's first call

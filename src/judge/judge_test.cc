@@ -206,6 +206,23 @@ TEST(JudgeIntegrityTest, SideStreamWorkShowsAsHostEventGap) {
   EXPECT_EQ(verdict_of(facts), Verdict::kPass);
 }
 
+TEST(JudgeIntegrityTest, AHostEventGapTheBaselinesShareIsNotTampering) {
+  json candidate = timing("candidate", "cuda_event_cold_l2");
+  candidate["samples_ms"] = {0.259, 0.259, 0.26};
+  candidate["host_samples_ms"] = {0.539, 0.54, 0.538};
+  EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
+  facts.timing = finished({candidate});
+  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+  json golden = timing("golden", "cuda_event_cold_l2");
+  golden["samples_ms"] = {0.26, 0.261, 0.26};
+  golden["host_samples_ms"] = {0.53, 0.535, 0.531};
+  facts.timing = finished({candidate, golden});
+  EXPECT_EQ(verdict_of(facts), Verdict::kPass);
+  golden["case"] = "large";  // a baseline of another case says nothing of this one
+  facts.timing = finished({candidate, golden});
+  EXPECT_EQ(verdict_of(facts), Verdict::kTampering);
+}
+
 TEST(JudgeIntegrityTest, KevalsOwnVariantsSkipTheHostEventGapCheck) {
   json sample = timing("candidate", "cuda_event_cold_l2");
   sample["samples_ms"] = {0.01, 0.01, 0.01};
