@@ -1,8 +1,12 @@
 """`keval predict train|eval`: the baseline code->latency model (docs/dataset.md, "Baseline").
 
-Two scikit-learn gradient-boosted tree models on the static features (features.py): a regressor
-of log latency fitted on the rows that have one, and a classifier of failure (y null) on all.
-Evaluation is on the test split's `full` problems, which training never saw.
+Scikit-learn gradient-boosted tree models on the static features (features.py): a regressor of
+log latency fitted on the rows that have one; a ranker of log latency relative to its problem's
+mean (the variants of one problem differ in little but their tuning constants, which the
+absolute model learns less of than the problems' sizes), fitted where the rows name their
+problem (`keval_problem`); and a classifier of failure (y null) on all. Evaluation is on the
+test split's `full` problems, which training never saw: each problem's level comes from the
+regressor, the order within it from the ranker.
 """
 
 import math
@@ -14,7 +18,7 @@ from .errors import DatasetError
 from .features import matrix
 from .tables import read_rows, split_path
 
-MODEL_VERSION = 2  # 2: the in-order tuning constants (features.py)
+MODEL_VERSION = 3  # 2: the in-order tuning constants (features.py); 3: the within-problem ranker
 
 
 def _rows(path_or_dir: str, split: str) -> tuple:
@@ -38,7 +42,12 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
         raise DatasetError(path, f"field `y`: {len(timed)} timed rows, need at least 2 to train")
     X, names = matrix(timed)
     regressor = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
-    regressor.fit(X, [math.log(r["y"]) for r in timed])
+    log_y = [math.log(r["y"]) for r in timed]
+    regressor.fit(X, log_y)
+    ranker = None
+    if all(r.get("keval_problem") for r in timed):
+        ranker = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
+        ranker.fit(X, relative_to_group(log_y, [r["keval_problem"] for r in timed]))
     failed = [r.get("y") is None for r in rows]
     classifier = None
     if len(set(failed)) == 2:
@@ -46,9 +55,29 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
         classifier.fit(matrix(rows)[0], failed)
     with open(model_path, "wb") as f:
         pickle.dump({"version": MODEL_VERSION, "features": names, "regressor": regressor,
-                     "classifier": classifier}, f)
+                     "ranker": ranker, "classifier": classifier}, f)
     return {"model": model_path, "train_rows": len(rows), "timed_rows": len(timed),
-            "failed_rows": sum(failed), "features": len(names)}
+            "failed_rows": sum(failed), "features": len(names), "ranker": ranker is not None}
+
+
+def relative_to_group(values: list, groups: list) -> list:
+    """Each value less the mean of its group's."""
+    sums, counts = {}, {}
+    for value, group in zip(values, groups):
+        sums[group] = sums.get(group, 0.0) + value
+        counts[group] = counts.get(group, 0) + 1
+    return [value - sums[group] / counts[group] for value, group in zip(values, groups)]
+
+
+def predict_log(model: dict, rows: list, problems: list) -> list:
+    """Log latency per row: the regressor's, or with a ranker, the regressor's mean over the row's
+    problem plus the ranker's place of the row within it."""
+    X = matrix(rows)[0]
+    absolute = list(model["regressor"].predict(X))
+    if model.get("ranker") is None:
+        return absolute
+    level = [a - r for a, r in zip(absolute, relative_to_group(absolute, problems))]
+    return [lv + rank for lv, rank in zip(level, model["ranker"].predict(X))]
 
 
 def load(model_path: str) -> dict:
@@ -73,9 +102,9 @@ def evaluate(data: str, model_path: str, group: str = "full") -> dict:
     result = {"group": group, "rows": len(held), "timed_rows": len(timed),
               "problems": len({r["problem_id"] for r in held})}
     if timed:
-        predicted = [math.exp(v) for v in model["regressor"].predict(matrix(timed)[0])]
-        truth = [r["y"] for r in timed]
         problems = [r["problem_id"] for r in timed]
+        predicted = [math.exp(v) for v in predict_log(model, timed, problems)]
+        truth = [r["y"] for r in timed]
         result.update(ranking_metrics.within_problem_rank_correlations(problems, truth, predicted))
         best = ranking_metrics.best_within(problems, truth, predicted)
         result["best_within_5pct"], result["best_problems"] = best["share"], best["problems"]

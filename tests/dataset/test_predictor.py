@@ -54,12 +54,29 @@ def write_export(folder, seed=0, noise=0.0):
 def test_train_then_eval_reports_every_figure_on_full_problems(tmp_path):
     write_export(tmp_path / "e")
     model = tmp_path / "model.pkl"
-    run_keval("predict", "train", "--data", tmp_path / "e", "--model", model)
+    trained = json.loads(run_keval("predict", "train", "--data", tmp_path / "e", "--model", model).stdout)
+    assert trained["ranker"] is True  # the rows name their problem
     report = json.loads(run_keval("predict", "eval", "--data", tmp_path / "e", "--model", model).stdout)
     assert report["group"] == "full" and report["problems"] == 4
     assert report["spearman"] > 0.6 and report["kendall"] > 0.4  # the law is learnable from the text
     assert report["best_within_5pct"] is not None and 0 <= report["mape"] < 1
     assert report["fail_auroc"] > 0.9  # failure is a function of BLOCK * num_warps
+
+
+def test_rows_that_name_no_problem_train_the_regressor_alone(tmp_path):
+    folder = tmp_path / "makora"
+    folder.mkdir()
+    train = [{k: v for k, v in r.items() if k != "keval_problem"} for r in rows(range(0, 12), 0)]
+    test = rows(range(12, 16), 0)
+    for r in test:
+        r["problem_id"], r["holdout_group"] = r.pop("keval_problem"), "full"
+    pq.write_table(pa.Table.from_pylist(train), folder / "train.parquet")
+    pq.write_table(pa.Table.from_pylist(test), folder / "test.parquet")
+    model = tmp_path / "model.pkl"
+    trained = json.loads(run_keval("predict", "train", "--data", folder, "--model", model).stdout)
+    assert trained["ranker"] is False
+    report = json.loads(run_keval("predict", "eval", "--data", folder, "--model", model).stdout)
+    assert report["spearman"] > 0.6
 
 
 def test_eval_on_data_without_problem_id_names_the_field(tmp_path):
