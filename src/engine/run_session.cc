@@ -429,6 +429,9 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     }, [&](size_t p, const std::string& what) { leave_unjudged(pending[p], what); });
   }
   progress.close();
+  // Every runner leaves at once: one by one, each slot's exit (its CUDA teardown) adds up.
+  for (auto& slot : slots) slot->ask_to_leave();
+  for (auto& slot : sanitizer_slots) slot->ask_to_leave();
   for (const auto& [g, limit] : limits) {
     if (limit.out_of_memory() > 0) {
       log << "keval: " << limit.out_of_memory() << " job(s) ran out of device memory on GPU " << g

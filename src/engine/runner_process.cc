@@ -140,6 +140,8 @@ std::optional<nlohmann::json> RunnerProcess::read(std::chrono::steady_clock::tim
   }
 }
 
+void RunnerProcess::ask_to_leave() { close_fd(to_runner_); }
+
 void RunnerProcess::stop(std::chrono::seconds grace) {
   if (pid_ <= 0) return;
   close_fd(to_runner_);  // EOF on stdin asks the zygote to leave

@@ -27,6 +27,10 @@ class WorkerSlot : public JobRunner {
   void stop(std::chrono::seconds grace) {
     if (process_) process_->stop(grace);
   }
+  // Asks the runner process to end without waiting for it (RunnerProcess::ask_to_leave).
+  void ask_to_leave() {
+    if (process_) process_->ask_to_leave();
+  }
   const nlohmann::json& ready_info() const { return process_->ready_info(); }
 
  private:

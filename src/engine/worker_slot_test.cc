@@ -101,5 +101,31 @@ TEST_F(WorkerSlotDeadlineTest, MalformedMessagesAreKeptAsFaultsNeverActedOn) {
   EXPECT_EQ(*outcome.first_fault(), "message type 'turn' is not in the protocol");
 }
 
+// A zygote that takes 0.8 s to leave once its stdin closes (as a CUDA teardown does).
+constexpr const char* kSlowToLeaveZygote = R"PY(
+import json, sys, time
+print(json.dumps({"type": "ready"}), flush=True)
+for line in sys.stdin:
+    pass
+time.sleep(0.8)
+)PY";
+
+TEST_F(WorkerSlotDeadlineTest, SlotsAskedToLeaveTogetherEndInTheTimeOfOne) {
+  std::ofstream(dir_ / "keval_runner" / "__main__.py") << kSlowToLeaveZygote;
+  RunnerConfig config;
+  config.runner_dir = dir_;
+  std::vector<std::unique_ptr<WorkerSlot>> slots;
+  for (int i = 0; i < 4; ++i) {
+    slots.push_back(std::make_unique<WorkerSlot>(config, nullptr));
+    slots.back()->start();
+  }
+  const auto began = std::chrono::steady_clock::now();
+  for (auto& slot : slots) slot->ask_to_leave();
+  for (auto& slot : slots) slot->stop(std::chrono::seconds(5));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  EXPECT_GE(seconds, 0.7);
+  EXPECT_LT(seconds, 2.0) << "one by one, four slots take 3.2 s";
+}
+
 }  // namespace
 }  // namespace keval
