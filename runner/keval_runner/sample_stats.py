@@ -1,10 +1,11 @@
-"""The runner's statistics of a sample set, defined as the controller's (src/stats/summary_stats.h).
+"""The runner's statistics of a sample set.
 
-median: the middle value; for an even count the mean of the two middle values.
-relative_stdev: the sample standard deviation (n - 1) over the mean. Where the controller's
-differs it is written below: with fewer than two samples the spread is unknown here (inf, so
-the stopping rule never takes one sample for converged), and a mean at or below 0 gives inf
-instead of an error (a timing is never at or below 0).
+median: the middle value; for an even count the mean of the two middle values, as the
+controller's (src/stats/summary_stats.h).
+relative_stdev: the sample standard deviation (n - 1) over the mean, defined here only (the
+stopping rule's; the controller reads the stop reason). With fewer than two samples the spread
+is unknown (inf, so the stopping rule never takes one sample for converged), and a mean at or
+below 0 gives inf (a timing is never at or below 0).
 """
 
 import math

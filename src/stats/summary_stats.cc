@@ -61,14 +61,4 @@ double mean(const std::vector<double>& values) {
   return sum / static_cast<double>(values.size());
 }
 
-double relative_stdev(const std::vector<double>& values) {
-  const double m = mean(values);
-  if (m == 0.0) throw std::invalid_argument("relative_stdev: mean is 0");
-  if (values.size() < 2) return 0.0;
-  double squares = 0.0;
-  for (double v : values) squares += (v - m) * (v - m);
-  const double stdev = std::sqrt(squares / static_cast<double>(values.size() - 1));
-  return stdev / std::abs(m);
-}
-
 }  // namespace keval

@@ -20,8 +20,7 @@ double iqr(std::vector<double> values);
 
 double mean(const std::vector<double>& values);
 
-// Sample standard deviation (n - 1) over the mean. One value has no observed
-// spread: 0. Throws when the mean is 0 (the ratio is undefined).
-double relative_stdev(const std::vector<double>& values);
+// The relative standard deviation has one definition, the runner's stopping rule's
+// (runner/keval_runner/sample_stats.py): the controller reads only the stop reason.
 
 }  // namespace keval

@@ -57,20 +57,5 @@ TEST(StatsSummaryTest, MeanAveragesValues) {
   EXPECT_THROW(mean({}), std::invalid_argument);
 }
 
-TEST(StatsSummaryTest, RelativeStdevUsesSampleStdevOverMean) {
-  // mean 5, sample variance of {2,4,4,4,5,5,7,9} = 32/7
-  const std::vector<double> v = {2, 4, 4, 4, 5, 5, 7, 9};
-  EXPECT_NEAR(relative_stdev(v), std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
-}
-
-TEST(StatsSummaryTest, RelativeStdevOfConstantOrSingleSampleIsZero) {
-  EXPECT_DOUBLE_EQ(relative_stdev({3, 3, 3}), 0.0);
-  EXPECT_DOUBLE_EQ(relative_stdev({3}), 0.0);
-}
-
-TEST(StatsSummaryTest, RelativeStdevThrowsOnZeroMean) {
-  EXPECT_THROW(relative_stdev({-1, 1}), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace keval
