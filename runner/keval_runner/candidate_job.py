@@ -28,6 +28,7 @@ from .messages import clip
 from .output_files import output_path, rerun_path, save_outputs
 from .phases import phase
 from .rotation import MAX_SETS, derived_seeds, input_bytes
+from .sealed_outputs import open_sealed_outputs
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
 
@@ -65,13 +66,14 @@ class CandidateJob:
 
     # -- the guest -------------------------------------------------------------------------
 
-    def ask(self, header: dict, fds=(), stage: str = "call", where=None):
-        """The guest's (reply, payload); what it saw replaced is sent as `tampering`."""
-        reply, payload = self.guest.ask(header, fds)
+    def ask(self, header: dict, fds=(), stage: str = "call", where=None, keep_fds: bool = False):
+        """The guest's (reply, payload, descriptors: see GuestProcess.ask); what it saw replaced
+        is sent as `tampering`."""
+        reply, payload, kept = self.guest.ask(header, fds, keep_fds)
         if reply["tampering"]:
             self.send("tampering", stage=stage, names=[clip(n, 300) for n in reply["tampering"]],
                       **(where or {"case": None, "dtype": None, "seed": None}))
-        return reply, payload
+        return reply, payload, kept
 
     def guest_error(self, stage: str, reply: dict, **fields) -> None:
         """An `error` from a failure the guest reports (its fields checked, not trusted)."""
@@ -92,7 +94,7 @@ class CandidateJob:
         if reference is None:
             return False
         self.make_inputs = reference.make_inputs
-        reply, _ = self.ask({"op": "load"}, stage="import")
+        reply, _, _ = self.ask({"op": "load"}, stage="import")
         if not reply["ok"]:
             stage = "entry" if reply.get("stage") == "entry" else "import"
             self.guest_error(stage, reply)
@@ -126,17 +128,26 @@ class CandidateJob:
             return SharedCall(args, 0)
 
     def guest_call(self, shared: SharedCall, where: dict, **options):
-        """The guest's reply to one call, and its outputs as tensors (None when it failed)."""
+        """The guest's reply to one call, and its outputs as CPU tensors that each own their
+        memory (None when it failed)."""
         header = {"op": "call", "args": shared.fields, **options}
-        reply, payload = self.ask(header, shared.fds, stage="call", where=where)
-        if not reply["ok"]:
-            return reply, None
-        if options.get("return_outputs") is False:
-            return reply, []
+        reply, payload, fds = self.ask(header, shared.fds, stage="call", where=where, keep_fds=True)
         try:
-            return reply, outputs_from_payload(reply.get("outputs"), payload)
-        except ValueError as exc:
-            raise GuestMisbehaved(f"call outputs: {exc}") from exc
+            if not reply["ok"]:
+                return reply, None
+            if options.get("return_outputs") is False:
+                return reply, []
+            try:
+                if reply.get("sealed") is True:
+                    return reply, open_sealed_outputs(reply.get("outputs"), fds)
+                if fds:
+                    raise ValueError("descriptors sent beside outputs sent as bytes")
+                return reply, [t.clone() for t in outputs_from_payload(reply.get("outputs"), payload)]
+            except ValueError as exc:
+                raise GuestMisbehaved(f"call outputs: {exc}") from exc
+        finally:
+            for fd in fds:
+                os.close(fd)
 
     def call_once(self, case, seed, keep_as=None):
         """Runs one call and reports it; returns the saved CPU copies of the outputs or None."""
@@ -162,7 +173,7 @@ class CandidateJob:
             shared.close()
         if outputs is not None:
             with phase("save_outputs"):
-                outputs = save_outputs(saved, outputs,
+                outputs = save_outputs(saved, outputs, owned=True,
                                        writing=lambda: device_gate.idle(self.request, self.writer, self.device))
         own, other = self.own_and_other(reply.get("kernels"))
         foreign = reply.get("foreign_output_types") if isinstance(reply.get("foreign_output_types"), list) else []
@@ -196,7 +207,7 @@ class CandidateJob:
             tensors_identical(a, b) for a, b in zip(first_outputs, second))
         if not same and self.request.get("save_rerun_outputs"):
             with phase("save_outputs"):
-                save_outputs(rerun, second)
+                save_outputs(rerun, second, owned=True)
         # identical outputs differ by 0: the float64 pass over every element (seconds on a large
         # case) is only worth it where they differ
         self.send("determinism", **where, same=same, max_abs_diff=0.0 if same else max_abs_diff(first_outputs, second))
@@ -236,7 +247,7 @@ class CandidateJob:
                   "sets": [{"seed": seed, "args": s.fields, "fds": len(s.fds)} for seed, s in shared]}
         fds = [fd for _, s in shared for fd in s.fds]
         where = self._where(case, seeds[0])
-        reply, _ = self.ask(header, fds, stage="timing", where=where)
+        reply, _, _ = self.ask(header, fds, stage="timing", where=where)
         if not reply["ok"]:
             for _, s in shared:
                 s.close()
@@ -273,7 +284,7 @@ class CandidateJob:
         try:
             header = {"op": "profile", "args": shared.fields,
                       "screen_share": float(self.request.get("profile_screen_share") or 0)}
-            reply, _ = self.ask(header, shared.fds, stage="timing", where=where)
+            reply, _, _ = self.ask(header, shared.fds, stage="timing", where=where)
         finally:
             shared.close()
         if not reply["ok"]:

@@ -26,6 +26,7 @@ from .messages import clip
 from .output_files import plain_copy, plain_cpu_copy
 from .rotation import InputRotation
 from .sandbox import SandboxError
+from .sealed_outputs import seal_outputs
 from .shared_args import ArgsOpener, output_payload
 from .tamper_snapshot import RunnerSnapshot
 
@@ -53,9 +54,9 @@ class Guest:
 
     # -- plumbing ----------------------------------------------------------------------------
 
-    def reply(self, header: dict, payload=()) -> None:
+    def reply(self, header: dict, payload=(), fds=()) -> None:
         header["tampering"] = self.tampered()
-        self.channel.send(header, payload)
+        self.channel.send(header, payload, fds)
 
     def tampered(self) -> list:
         """Names replaced since the last reply (each reported once), the originals put back."""
@@ -161,18 +162,32 @@ class Guest:
         facts["output_is_input"] = any(o.numel() > 0 and o.untyped_storage().data_ptr() in storages for o in outputs)
         facts["foreign_output_types"] = checks.foreign_output_types(outputs)
         returned = header.get("return_outputs") is not False
+        sealed, copies = None, None
         try:
-            copies = [plain_cpu_copy(t) for t in outputs] if returned else []
+            if returned:
+                try:
+                    sealed = seal_outputs(outputs)
+                except OSError:  # no sealable memory here, or over the file-size limit: bytes go instead
+                    copies = [plain_cpu_copy(t) for t in outputs]
             if header.get("keep_as") is not None:  # the first outputs timed calls must repeat
                 self.kept.setdefault(header["keep_as"], {})[header.get("seed")] = [plain_copy(o) for o in outputs]
         except Exception as exc:  # e.g. a tensor subclass that cannot be copied
+            for fd in sealed[1] if sealed else ():
+                os.close(fd)
             self.reply({**facts, **self.failed(exc)})
             return
         if not returned:
             self.reply({**facts, "ok": True, "outputs": None})
-            return
-        described, chunks = output_payload(copies)
-        self.reply({**facts, "ok": True, "outputs": described}, chunks)
+        elif sealed is not None:
+            described, fds = sealed
+            try:
+                self.reply({**facts, "ok": True, "outputs": described, "sealed": True}, fds=fds)
+            finally:
+                for fd in fds:
+                    os.close(fd)
+        else:
+            described, chunks = output_payload(copies)
+            self.reply({**facts, "ok": True, "outputs": described}, chunks)
 
     def rotation(self, header, fds) -> None:
         """The input sets of one timed case, each set a seed's arguments in the warden's memory."""

@@ -55,43 +55,54 @@ class GuestProcess:
         guest_end.close()
         return cls(pid, warden_end)
 
-    def _receive(self):
+    def _receive(self, keep_fds: bool = False):
         try:
             header, payload, fds = self.channel.receive()
         except FrameError as exc:
             raise GuestMisbehaved(str(exc)) from exc
         except ChannelError as exc:
             raise GuestGone(str(exc)) from exc
-        for fd in fds:  # the guest has no reason to send descriptors
-            os.close(fd)
+        if not keep_fds:  # only a call's sealed outputs come as descriptors
+            for fd in fds:
+                os.close(fd)
+            fds = []
         op = header.get("op")
+        if op in ("device_lost", "sandbox_failed"):
+            for fd in fds:
+                os.close(fd)
         if op == "device_lost":
             self.device_lost = (str(header.get("kind", "DeviceLost"))[:100], str(header.get("message", ""))[:2000])
             raise GuestGone("the guest lost its device")
         if op == "sandbox_failed":
             raise GuestMisbehaved(f"sandbox: {str(header.get('message', ''))[:2000]}")
-        return header, payload
+        return header, payload, fds
 
     def ready(self) -> dict:
         """The guest's sandbox facts, once it is set up."""
-        header, _ = self._receive()
+        header, _, _ = self._receive()
         if header.get("op") != "ready" or not isinstance(header.get("sandbox"), (dict, type(None))):
             raise GuestMisbehaved("the guest's first message is not `ready`")
         return header.get("sandbox")
 
-    def ask(self, header: dict, fds=()):
-        """(reply, payload) of one request."""
+    def ask(self, header: dict, fds=(), keep_fds: bool = False):
+        """(reply, payload, descriptors) of one request; the descriptors the guest sent are
+        closed unless keep_fds (then they are the caller's to close)."""
         try:
             self.channel.send(header, fds=fds)
         except ChannelError as exc:
             raise GuestGone(str(exc)) from exc
-        reply, payload = self._receive()
-        if not isinstance(reply.get("ok"), bool):
-            raise GuestMisbehaved(f"reply to {header.get('op')!r} without a boolean 'ok'")
-        tampering = reply.get("tampering")
-        if not isinstance(tampering, list) or not all(isinstance(n, str) for n in tampering):
-            raise GuestMisbehaved(f"reply to {header.get('op')!r} without a list of tampered names")
-        return reply, payload
+        reply, payload, kept = self._receive(keep_fds)
+        try:
+            if not isinstance(reply.get("ok"), bool):
+                raise GuestMisbehaved(f"reply to {header.get('op')!r} without a boolean 'ok'")
+            tampering = reply.get("tampering")
+            if not isinstance(tampering, list) or not all(isinstance(n, str) for n in tampering):
+                raise GuestMisbehaved(f"reply to {header.get('op')!r} without a list of tampered names")
+        except GuestMisbehaved:
+            for fd in kept:
+                os.close(fd)
+            raise
+        return reply, payload, kept
 
     def end(self) -> None:
         """Asks the guest to exit and reaps it."""

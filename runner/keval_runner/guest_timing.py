@@ -39,7 +39,7 @@ class GuestContender(Contender):
         self.checks = self.mismatches = 0
 
     def _ask(self, header: dict) -> dict:
-        reply, _ = self.job.ask(header, stage="timing", where=self.where)
+        reply, _, _ = self.job.ask(header, stage="timing", where=self.where)
         if not reply["ok"]:
             raise GuestCallFailed(reply)
         self.l2_persisting_bytes = max(self.l2_persisting_bytes, _count(reply.get("l2_persisting_bytes")))

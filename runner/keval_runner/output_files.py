@@ -34,12 +34,13 @@ def plain_cpu_copy(t: torch.Tensor) -> torch.Tensor:
     return plain_copy(t, "cpu")
 
 
-def save_outputs(path: str, outputs: list, writing=None) -> list:
+def save_outputs(path: str, outputs: list, writing=None, owned: bool = False) -> list:
     """Saves CPU copies (a copy never shares storage with an input or a larger buffer) and
-    returns them. `writing()`, when given, is the context the file is written in (after the
-    copies: no GPU work)."""
+    returns them; `owned`: the outputs are already plain CPU tensors each owning exactly its
+    memory (a guest's, from the warden), saved as they are. `writing()`, when given, is the
+    context the file is written in (after the copies: no GPU work)."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    cpu = [plain_cpu_copy(t) for t in outputs]
+    cpu = list(outputs) if owned else [plain_cpu_copy(t) for t in outputs]
     tmp = path + ".tmp"
     set_crc32 = getattr(torch.serialization, "set_crc32_options", None)  # torch >= 2.5
     if set_crc32 is not None:

@@ -32,7 +32,7 @@ class _Slot:
         self.index = index
 
 
-def _dtype_name(dtype: torch.dtype) -> str:
+def dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).replace("torch.", "")
 
 
@@ -65,7 +65,7 @@ def describe_args(args, buffers: list) -> tuple:
         return storages[key]["index"]
 
     def slot(t: torch.Tensor):
-        spec = {"storage": storage_index(t), "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+        spec = {"storage": storage_index(t), "dtype": dtype_name(t.dtype), "shape": list(t.shape),
                 "stride": list(t.stride()), "offset": t.storage_offset(), "requires_grad": bool(t.requires_grad)}
         tensors.append(spec)
         index = len(tensors) - 1
@@ -79,12 +79,11 @@ def describe_args(args, buffers: list) -> tuple:
             "storages": [{k: v for k, v in s.items() if k != "index"} for s in ordered]}, fds
 
 
-def outputs_from_payload(described, payload: bytearray) -> list:
-    """The guest's outputs as tensors over payload, after checking its description."""
+def output_layout(described) -> list:
+    """(shape, dtype, nbytes) of each output the guest described (ValueError when malformed)."""
     if not isinstance(described, list) or len(described) > MAX_OUTPUTS:
-        raise ValueError("outputs must be a list of at most 64 descriptions")
-    outputs, at = [], 0
-    raw = torch.frombuffer(payload, dtype=torch.uint8) if len(payload) else torch.empty(0, dtype=torch.uint8)
+        raise ValueError(f"outputs must be a list of at most {MAX_OUTPUTS} descriptions")
+    layout = []
     for item in described:
         if not isinstance(item, dict) or not isinstance(item.get("shape"), list) or not all(
                 isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in item["shape"]):
@@ -93,12 +92,19 @@ def outputs_from_payload(described, payload: bytearray) -> list:
         count = 1
         for size in item["shape"]:
             count *= size
-        nbytes = count * torch.empty(0, dtype=dtype).element_size()
+        layout.append((item["shape"], dtype, count * torch.empty(0, dtype=dtype).element_size()))
+    return layout
+
+
+def outputs_from_payload(described, payload: bytearray) -> list:
+    """The guest's outputs as tensors over payload, after checking its description."""
+    outputs, at = [], 0
+    raw = torch.frombuffer(payload, dtype=torch.uint8) if len(payload) else torch.empty(0, dtype=torch.uint8)
+    for shape, dtype, nbytes in output_layout(described):
         at = _aligned(at)
         if at + nbytes > len(payload):
             raise ValueError("outputs describe more bytes than were sent")
-        outputs.append(raw[at: at + nbytes].view(dtype).reshape(item["shape"]) if nbytes else
-                       torch.empty(item["shape"], dtype=dtype))
+        outputs.append(raw[at: at + nbytes].view(dtype).reshape(shape) if nbytes else torch.empty(shape, dtype=dtype))
         at += nbytes
     if at != len(payload):
         raise ValueError(f"{len(payload) - at} bytes sent beyond the described outputs")
@@ -162,7 +168,7 @@ def output_payload(outputs: list) -> tuple:
     described, chunks, at = [], [], 0
     for t in outputs:
         t = t.contiguous()
-        described.append({"dtype": _dtype_name(t.dtype), "shape": list(t.shape)})
+        described.append({"dtype": dtype_name(t.dtype), "shape": list(t.shape)})
         if t.numel():
             if _aligned(at) > at:
                 chunks.append(bytes(_aligned(at) - at))
