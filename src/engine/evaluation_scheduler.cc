@@ -44,8 +44,8 @@ std::string submission_suffix(const Task& task) {
 EvaluationScheduler::EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root)
     : pool_(pool), work_root_(std::move(work_root)) {
   for (int g : pool_.gpus()) {
-    limits_.try_emplace(g);
-    leases_[g].set_hold_file(std::filesystem::absolute(work_root_ / ("device-hold-" + std::to_string(g))));
+    evaluation_gates_.try_emplace(g);
+    device_gates_[g].set_hold_file(std::filesystem::absolute(work_root_ / ("device-hold-" + std::to_string(g))));
   }
 }
 
@@ -70,10 +70,10 @@ void EvaluationScheduler::run_one_per_job(const Suite& suite, const std::vector<
     const StaticScan scan = scan_python_source(submissions[i].code, task.entry);
     EvaluationFacts facts;
     {
-      EvaluationLimit& limit = limits_.at(runner.gpu());
-      EvaluationPlace place(limit);
-      facts = evaluate_submission(runner, task, settings, dirs, &leases_.at(runner.gpu()),
-                                  pool_.sanitizer_of(runner), &limit, scan.harness_reach());
+      EvaluationGate& evaluations = evaluation_gates_.at(runner.gpu());
+      EvaluationGateShare place(evaluations);
+      facts = evaluate_submission(runner, task, settings, dirs, &device_gates_.at(runner.gpu()),
+                                  pool_.sanitizer_of(runner), &evaluations, scan.harness_reach());
     }
     recorder.record(i, task, facts, scan);
   }, [&](size_t p, const std::string& what) { recorder.leave_unjudged(pending[p], what); });
@@ -87,11 +87,11 @@ void EvaluationScheduler::run_variant_batches(const Suite& suite, const std::vec
     const Task& task = *suite.find(submissions[batches[b].front()].task);
     std::vector<std::filesystem::path> code_files;
     for (size_t i : batches[b]) code_files.push_back(write_code(submissions[i], index.keys[i], task).code_file());
-    EvaluationPlace place(limits_.at(runner.gpu()));
+    EvaluationGateShare place(evaluation_gates_.at(runner.gpu()));
     // each variant is stored as it finishes: a sweep stopped midway resumes after it
     evaluate_variant_batch(runner, task, settings, code_files,
                            work_root_ / ("sweep-" + index.keys[batches[b].front()].substr(0, 16)),
-                           &leases_.at(runner.gpu()), [&](size_t k, EvaluationFacts facts) {
+                           &device_gates_.at(runner.gpu()), [&](size_t k, EvaluationFacts facts) {
                              const size_t i = batches[b][k];
                              recorder.record(i, task, facts, scan_python_source(submissions[i].code, task.entry));
                            });
@@ -113,12 +113,12 @@ JobDirs EvaluationScheduler::write_code(const Submission& submission, const std:
 }
 
 void EvaluationScheduler::log_memory_limits(std::ostream& log) const {
-  for (const auto& [g, limit] : limits_) {
-    if (limit.out_of_memory() > 0) {
-      log << "keval: " << limit.out_of_memory() << " job(s) ran out of device memory on GPU " << g
+  for (const auto& [g, gate] : evaluation_gates_) {
+    if (gate.out_of_memory() > 0) {
+      log << "keval: " << gate.out_of_memory() << " job(s) ran out of device memory on GPU " << g
           << " beside other evaluations and fit alone; each halved how many evaluations run there at once"
           << " (it grows back as evaluations end); at the end: "
-          << (limit.limit() == 0 ? std::string("every slot") : "at most " + std::to_string(limit.limit())) << "\n";
+          << (gate.limit() == 0 ? std::string("every slot") : "at most " + std::to_string(gate.limit())) << "\n";
     }
   }
 }
