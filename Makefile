@@ -37,7 +37,8 @@ demo: build
 
 test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale
 
-# No src/ include up the layers, no import cycle in runner/ (docs/architecture.md, "Layers").
+# What the build cannot check of the layers: no src/ include by a ../ path, no import cycle in
+# runner/ (docs/architecture.md, "Layers"; CMake refuses an include up the layers).
 test-layers:
 	$(PY) -m pytest -q tests/layers
 

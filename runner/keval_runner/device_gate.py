@@ -1,8 +1,10 @@
-"""The timing job has its device alone only while it measures (the controller's timing_gate.h).
+"""The job's side of the controller's device gate (src/engine/device_gate.h): a job uses the
+GPU with a share of it (DeviceGateShare), and a timing job has it alone only while it measures
+(DeviceGateAlone).
 
 `alone(request, writer)` sends `device_alone`, waits for the controller's file
 device-alone-K in the work folder (K counts this job's requests), runs the block, and sends
-`device_shared`. Requests without `device_gate` (no lease: a lone slot, older controllers) pass
+`device_shared`. Requests without `device_gate` (no gate: a lone slot, older controllers) pass
 straight through. The wait needs no deadline of its own: the controller's job timeout kills it.
 
 `pause_point(request, writer, device)`, between calls of any job: while a timing job waits for

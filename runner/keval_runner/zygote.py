@@ -27,7 +27,8 @@ ZYGOTE_TYPES = ("ready", "started", "exit")
 
 def _preload_compile(torch) -> None:
     """torch.compile's modules, imported once here when the run has a torch.compile baseline:
-    each timing job would otherwise import them again (seconds) while holding the GPU lease.
+    each timing job would otherwise import them again (seconds) while it holds the GPU's
+    device gate.
     Compiles stay in the job's process (no worker pool: the sandbox limits processes)."""
     try:
         import torch._dynamo  # noqa: F401

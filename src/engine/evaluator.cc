@@ -5,8 +5,8 @@
 #include <mutex>
 
 #include "engine/device_memory.h"
-#include "engine/share_gate.h"
-#include "engine/timing_gate.h"
+#include "engine/device_gate_share.h"
+#include "engine/device_gate_alone.h"
 #include "judge/judge.h"
 
 namespace keval {
@@ -36,17 +36,17 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
 
 EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     const RunSettings& settings, const JobDirs& dirs,
-                                    DeviceLease* lease, JobRunner* sanitizer, EvaluationLimit* limit,
+                                    DeviceGate* device_gate, JobRunner* sanitizer, EvaluationGate* evaluation_gate,
                                     std::vector<IntrospectionUse> harness_reach) {
   dirs.create();
   EvaluationFacts facts;
   facts.harness_reach = std::move(harness_reach);  // judged tampering: no sanitizer or timing job
   // Correctness jobs share the device; each takes its share anew, so a waiting timing job
   // gets the device between two of them.
-  // Requests carry the lease's hold file: while a timing job waits or measures, a job pauses
-  // at its next call and gives back its share (share_gate.h).
+  // Requests carry the device gate's hold file: while a timing job waits or measures, a job
+  // pauses at its next call and gives back its share (device_gate_share.h).
   auto with_hold = [&](nlohmann::json request) {
-    if (lease && !lease->hold_file().empty()) request["device_hold"] = lease->hold_file().string();
+    if (device_gate && !device_gate->hold_file().empty()) request["device_hold"] = device_gate->hold_file().string();
     return request;
   };
   // A job that ran out of GPU memory beside the other slots' jobs runs once more with the
@@ -57,8 +57,9 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     JobOutcome again;
     double waited = 0;
     {
-      AloneOnGpu turn(limit);  // every other evaluation on the GPU ended: their memory is free
-      std::lock_guard<DeviceLease> alone(*lease);
+      // every other evaluation on the GPU ended: their memory is free
+      EvaluationGateAlone turn(evaluation_gate);
+      std::lock_guard<DeviceGate> alone(*device_gate);
       waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
       again = on.run(request, settings.timeout);
     }
@@ -67,17 +68,17 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     // The other slots were the cause only if it fits alone: then fewer evaluations at once on
     // this GPU from now on. A job that runs out alone too needs more than the GPU has (a
     // TritonBench-T input of 64 GiB); fewer at once would only slow the rest.
-    if (limit && !ran_out_of_device_memory(again)) limit->shrink();
+    if (evaluation_gate && !ran_out_of_device_memory(again)) evaluation_gate->shrink();
     return again;
   };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
-    if (!lease) return on.run(request, settings.timeout);
+    if (!device_gate) return on.run(request, settings.timeout);
     JobOutcome outcome;
     {
-      ShareGate gate(*lease, request["work_dir"].get<std::string>());
+      DeviceGateShare share(*device_gate, request["work_dir"].get<std::string>());
       outcome = on.run(with_hold(request), settings.timeout,
-                       [&gate](const nlohmann::json& message) { gate.on_message(message); });
-      outcome.lease_wait_s = gate.waited_s();
+                       [&share](const nlohmann::json& message) { share.on_message(message); });
+      outcome.lease_wait_s = share.waited_s();
     }
     return ran_out_of_device_memory(outcome) ? again_alone(on, request, outcome) : outcome;
   };
@@ -93,17 +94,17 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     std::filesystem::remove_all(dirs.root / "sanitizer" / "outputs", ignored);
   }
   // Only a submission that is correct so far is worth GPU time. The timing job shares the
-  // device while it sets up and has it alone while it measures (timing_gate.h).
+  // device while it sets up and has it alone while it measures (device_gate_alone.h).
   if (settings.timing.enabled && judge(facts, policy).verdict == Verdict::kPass) {
     const nlohmann::json plain = timing_request(task, settings, dirs.code_file(), dirs);
-    if (lease) {
+    if (device_gate) {
       nlohmann::json request = with_hold(plain);
       request["device_gate"] = true;
       {
-        TimingGate gate(*lease, request["work_dir"].get<std::string>());
+        DeviceGateAlone alone(*device_gate, request["work_dir"].get<std::string>());
         facts.timing = runner.run(request, settings.timeout,
-                                  [&gate](const nlohmann::json& message) { gate.on_message(message); });
-        facts.timing->lease_wait_s = gate.waited_s();
+                                  [&alone](const nlohmann::json& message) { alone.on_message(message); });
+        facts.timing->lease_wait_s = alone.waited_s();
       }
       if (ran_out_of_device_memory(*facts.timing)) facts.timing = again_alone(runner, plain, *facts.timing);
     } else {

@@ -11,10 +11,10 @@ namespace {
 
 using nlohmann::json;
 
-// Answers each job kind from a script and records what was asked and whether the lease was held.
+// Answers each job kind from a script and records what was asked and whether the device gate was held.
 class FakeRunner : public JobRunner {
  public:
-  explicit FakeRunner(DeviceLease* lease) : lease_(lease) {}
+  explicit FakeRunner(DeviceGate* device_gate) : device_gate_(device_gate) {}
   using JobRunner::run;
   JobOutcome run(json request, std::chrono::milliseconds, const MessageHook& on_message) override {
     const std::string kind = request["kind"];
@@ -34,7 +34,7 @@ class FakeRunner : public JobRunner {
       gated = request.value("device_gate", false);
       if (on_message) on_message({{"type", "device_alone"}});
       const auto signal = std::filesystem::path(request["work_dir"].get<std::string>()) / "device-alone-0";
-      lease_held_during_timing = others_kept_out() && std::filesystem::exists(signal);
+      alone_during_timing = others_kept_out() && std::filesystem::exists(signal);
       if (on_message) on_message({{"type", "device_shared"}});
       shared_after_measuring = held();
     } else {
@@ -83,7 +83,7 @@ class FakeRunner : public JobRunner {
   bool gated = false;
   bool shared_before_measuring = false;
   bool shared_after_measuring = false;
-  bool lease_held_during_timing = false;
+  bool alone_during_timing = false;
   bool shared_during_correctness = false;
   long long over_tolerance = 0;
   int out_of_memory_runs = 0;                   // candidate runs that fail out of GPU memory first
@@ -93,26 +93,26 @@ class FakeRunner : public JobRunner {
   std::vector<bool> candidate_alone;              // whether it ran with the device alone
 
  private:
-  // Whether someone holds the lease at all (it is not free to have alone).
+  // Whether someone holds the device gate at all (it is not free to have alone).
   bool held() {
-    if (!lease_->try_lock()) return true;
-    lease_->unlock();
+    if (!device_gate_->try_lock()) return true;
+    device_gate_->unlock();
     return false;
   }
   // Whether the device is held alone (no new share could start).
   bool others_kept_out() {
-    if (!lease_->try_lock_shared()) return true;
-    lease_->unlock_shared();
+    if (!device_gate_->try_lock_shared()) return true;
+    device_gate_->unlock_shared();
     return false;
   }
 
-  DeviceLease* lease_;
+  DeviceGate* device_gate_;
 };
 
-// The lease is free again: nobody holds or waits for it.
-bool released(DeviceLease& lease) {
-  if (!lease.try_lock()) return false;
-  lease.unlock();
+// The device gate is free again: nobody holds or waits for it.
+bool released(DeviceGate& device_gate) {
+  if (!device_gate.try_lock()) return false;
+  device_gate.unlock();
   return true;
 }
 
@@ -133,71 +133,71 @@ class EvaluatorTest : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(dirs.root); }
 };
 
-TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheGpuLease) {
-  DeviceLease lease;
-  FakeRunner runner(&lease);
+TEST_F(EvaluatorTest, TimesPassingSubmissionUnderTheDeviceGate) {
+  DeviceGate device_gate;
+  FakeRunner runner(&device_gate);
   RunSettings settings;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), settings, dirs, &lease);
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), settings, dirs, &device_gate);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing"}));
   EXPECT_TRUE(runner.gated);
   EXPECT_TRUE(runner.shared_before_measuring);
-  EXPECT_TRUE(runner.lease_held_during_timing);
+  EXPECT_TRUE(runner.alone_during_timing);
   EXPECT_TRUE(runner.shared_after_measuring);
   EXPECT_TRUE(runner.shared_during_correctness);
   ASSERT_TRUE(facts.timing.has_value());
-  EXPECT_TRUE(released(lease));  // every hold was released at the end of the job
+  EXPECT_TRUE(released(device_gate));  // every hold was released at the end of the job
 }
 
 TEST_F(EvaluatorTest, AJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
-  DeviceLease lease;
-  lease.set_hold_file(dirs.root / "device-hold-0");
-  FakeRunner runner(&lease);
+  DeviceGate device_gate;
+  device_gate.set_hold_file(dirs.root / "device-hold-0");
+  FakeRunner runner(&device_gate);
   runner.out_of_memory_runs = 1;
-  EvaluationLimit limit;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, nullptr, &limit);
-  EXPECT_EQ(limit.out_of_memory(), 1);  // fewer evaluations at once on this GPU from now on
-  EXPECT_EQ(limit.limit(), 1);
+  EvaluationGate evaluation_gate;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate, nullptr, &evaluation_gate);
+  EXPECT_EQ(evaluation_gate.out_of_memory(), 1);  // fewer evaluations at once on this GPU from now on
+  EXPECT_EQ(evaluation_gate.limit(), 1);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate", "reference", "timing"}));
   EXPECT_EQ(runner.candidate_alone, (std::vector<bool>{false, true}));
-  // the second run never pauses for the hold its own lease keeps
+  // the second run never pauses for the hold its own device gate keeps
   EXPECT_FALSE(runner.candidate_hold_files[0].empty());
   EXPECT_TRUE(runner.candidate_hold_files[1].empty());
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_EQ(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
-  EXPECT_TRUE(released(lease));
+  EXPECT_TRUE(released(device_gate));
 }
 
 TEST_F(EvaluatorTest, ATimingJobOutOfGpuMemoryRunsOnceMoreWithTheDeviceAlone) {
-  DeviceLease lease;
-  lease.set_hold_file(dirs.root / "device-hold-0");
-  FakeRunner runner(&lease);
+  DeviceGate device_gate;
+  device_gate.set_hold_file(dirs.root / "device-hold-0");
+  FakeRunner runner(&device_gate);
   runner.timing_out_of_memory_runs = 1;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference", "timing", "timing"}));
   EXPECT_TRUE(runner.timing_alone_without_gate);
   ASSERT_TRUE(facts.timing.has_value());
   EXPECT_TRUE(facts.timing->retried_alone);
-  EXPECT_TRUE(released(lease));
+  EXPECT_TRUE(released(device_gate));
 }
 
 TEST_F(EvaluatorTest, OutOfMemoryTwiceKeepsTheSecondRunsOutcome) {
-  DeviceLease lease;
-  FakeRunner runner(&lease);
+  DeviceGate device_gate;
+  FakeRunner runner(&device_gate);
   runner.out_of_memory_runs = 2;
-  EvaluationLimit limit;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, nullptr, &limit);
+  EvaluationGate evaluation_gate;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate, nullptr, &evaluation_gate);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "candidate"}));
-  EXPECT_EQ(limit.limit(), 0);  // out of memory alone too: the other slots were not the cause
-  EXPECT_EQ(limit.out_of_memory(), 0);
+  EXPECT_EQ(evaluation_gate.limit(), 0);  // out of memory alone too: the other slots were not the cause
+  EXPECT_EQ(evaluation_gate.out_of_memory(), 0);
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_NE(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
 }
 
 TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {
-  DeviceLease lease;
-  FakeRunner runner(&lease);
+  DeviceGate device_gate;
+  FakeRunner runner(&device_gate);
   runner.over_tolerance = 3;
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease);
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate);
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference"}));
   EXPECT_FALSE(facts.timing.has_value());
 }
@@ -254,11 +254,11 @@ TEST_F(EvaluatorTest, ReferenceJobGuardsItsSecondCallOnlyWhenTheTaskChecksRefere
 }
 
 TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBeforeTiming) {
-  DeviceLease lease;
-  FakeRunner runner(&lease), sanitizer(&lease);
+  DeviceGate device_gate;
+  FakeRunner runner(&device_gate), sanitizer(&device_gate);
   Task task = tiny_task();
   task.cases.push_back({"big", false, json{{"n", 1 << 20}}, {{"n", 1 << 20}}, {}});
-  EvaluationFacts facts = evaluate_submission(runner, task, RunSettings{}, dirs, &lease, &sanitizer);
+  EvaluationFacts facts = evaluate_submission(runner, task, RunSettings{}, dirs, &device_gate, &sanitizer);
   EXPECT_EQ(sanitizer.kinds, (std::vector<std::string>{"candidate"}));
   ASSERT_TRUE(facts.sanitizer.has_value());
   json request = sanitizer_request(task, RunSettings{}, dirs.code_file(), dirs);
@@ -268,9 +268,9 @@ TEST_F(EvaluatorTest, SanitizerRunsPassingSubmissionsSmallCasesUnsandboxedBefore
   EXPECT_EQ(request["sandbox"]["enabled"], false);
   EXPECT_EQ(request["timing"]["enabled"], false);
 
-  FakeRunner wrong(&lease), unused(&lease);
+  FakeRunner wrong(&device_gate), unused(&device_gate);
   wrong.over_tolerance = 1;
-  evaluate_submission(wrong, task, RunSettings{}, dirs, &lease, &unused);
+  evaluate_submission(wrong, task, RunSettings{}, dirs, &device_gate, &unused);
   EXPECT_TRUE(unused.kinds.empty());  // a wrong submission is not worth a memcheck run
 }
 
@@ -298,9 +298,9 @@ TEST_F(EvaluatorTest, JudgePolicyExpectsTheChecksTheJobsWereAskedFor) {
 }
 
 TEST_F(EvaluatorTest, CodeReachingTheRunnerGetsNoSanitizerOrTimingJob) {
-  DeviceLease lease;
-  FakeRunner runner(&lease), sanitizer(&lease);
-  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &lease, &sanitizer,
+  DeviceGate device_gate;
+  FakeRunner runner(&device_gate), sanitizer(&device_gate);
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate, &sanitizer,
                                               nullptr, {{"sys._getframe", "frame walking", 3, true}});
   EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate", "reference"}));
   EXPECT_TRUE(sanitizer.kinds.empty());

@@ -1,7 +1,10 @@
 #include "engine/golden_record.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+
+#include "engine/runner_process.h"
 
 namespace keval {
 namespace {
@@ -86,6 +89,30 @@ std::string GoldenRecord::file_name_for(const nlohmann::json& environment) {
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-' && ch != '_') ch = '_';
   }
   return name + ".json";
+}
+
+std::string golden_record_path(const std::string& golden_from, const nlohmann::json& environment) {
+  if (!golden_from.empty()) return golden_from;
+  if (const char* dir = std::getenv("KEVAL_GOLDEN_DIR"); dir && *dir) {
+    auto candidate = std::filesystem::path(dir) / GoldenRecord::file_name_for(environment);
+    if (std::filesystem::exists(candidate)) return candidate.string();
+  }
+  return "";
+}
+
+std::optional<GoldenRecord> use_golden_record(const std::string& path, RunSettings& settings,
+                                              nlohmann::json& environment) {
+  if (path.empty() || !settings.timing.enabled || settings.baselines.empty() ||
+      settings.baselines.front() != "golden") {
+    return std::nullopt;
+  }
+  GoldenRecord recorded = GoldenRecord::load(path);
+  if (std::string why = recorded.mismatch(environment); !why.empty()) {
+    throw HarnessError(path + ": " + why);
+  }
+  settings.baselines.erase(settings.baselines.begin());
+  environment["golden_record"] = path;
+  return recorded;
 }
 
 }  // namespace keval

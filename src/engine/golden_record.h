@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/run_settings.h"
 #include "report/submission_result.h"
 
 namespace keval {
@@ -36,5 +37,16 @@ class GoldenRecord {
   static nlohmann::json key_of(const nlohmann::json& environment);
   nlohmann::json data_;
 };
+
+// The record a run uses instead of timing the goldens: `golden_from`, else the file named for
+// `environment` in $KEVAL_GOLDEN_DIR if there is one; "" for none.
+std::string golden_record_path(const std::string& golden_from, const nlohmann::json& environment);
+
+// The record at `path` for a run whose speedups are over the golden (none when `path` is "",
+// timing is off or the golden is not the first baseline). It must fit `environment` (else a
+// HarnessError naming the file); the golden is then taken off the baselines the run times,
+// and `environment` names the record.
+std::optional<GoldenRecord> use_golden_record(const std::string& path, RunSettings& settings,
+                                              nlohmann::json& environment);
 
 }  // namespace keval

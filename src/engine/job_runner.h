@@ -11,7 +11,7 @@
 namespace keval {
 
 // Sees each of a job's messages as it arrives, before the job ends: lets the caller answer a
-// job that waits on it (the timing job asking for its device alone: timing_gate.h).
+// job that waits on it (the timing job asking for its device alone: device_gate_alone.h).
 using MessageHook = std::function<void(const nlohmann::json& message)>;
 
 class JobRunner {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "engine/job_plan.h"
-#include "engine/timing_gate.h"
+#include "engine/device_gate_alone.h"
 
 namespace keval {
 namespace {
@@ -61,7 +61,7 @@ EvaluationFacts variant_facts(const std::vector<json>& messages, const JobOutcom
 
 void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettings& settings,
                             const std::vector<std::filesystem::path>& code_files,
-                            const std::filesystem::path& work_dir, DeviceLease* lease,
+                            const std::filesystem::path& work_dir, DeviceGate* device_gate,
                             const VariantDone& done) {
   size_t next = 0;
   for (int batch = 0; next < code_files.size(); ++batch) {
@@ -92,15 +92,15 @@ void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettin
       held = k;
     };
     JobOutcome job;
-    if (lease) {
-      if (!lease->hold_file().empty()) request["device_hold"] = lease->hold_file().string();
+    if (device_gate) {
+      if (!device_gate->hold_file().empty()) request["device_hold"] = device_gate->hold_file().string();
       request["device_gate"] = true;
-      TimingGate gate(*lease, dir);
+      DeviceGateAlone alone(*device_gate, dir);
       job = runner.run(request, timeout, [&](const json& message) {
-        gate.on_message(message);
+        alone.on_message(message);
         on_message(message);
       });
-      job.lease_wait_s = gate.waited_s();
+      job.lease_wait_s = alone.waited_s();
     } else {
       job = runner.run(request, timeout, on_message);
     }
@@ -126,9 +126,9 @@ void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettin
 std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
                                                     const RunSettings& settings,
                                                     const std::vector<std::filesystem::path>& code_files,
-                                                    const std::filesystem::path& work_dir, DeviceLease* lease) {
+                                                    const std::filesystem::path& work_dir, DeviceGate* device_gate) {
   std::vector<EvaluationFacts> facts(code_files.size());
-  evaluate_variant_batch(runner, task, settings, code_files, work_dir, lease,
+  evaluate_variant_batch(runner, task, settings, code_files, work_dir, device_gate,
                          [&facts](size_t k, EvaluationFacts f) { facts[k] = std::move(f); });
   return facts;
 }

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/device_lease.h"
+#include "engine/device_gate.h"
 #include "engine/job_runner.h"
 #include "engine/run_settings.h"
 #include "facts/evaluation_facts.h"
@@ -24,19 +24,19 @@ EvaluationFacts variant_facts(const std::vector<nlohmann::json>& messages, const
 // (from the job's message hook), so a run killed midway keeps every variant finished so far. The job's work folder is work_dir/batch-K. A job
 // that ends early (a device fault, a crash, its deadline) leaves the variant it was in with the
 // facts of that end; the variants after it go to a new job. The job shares the device while it
-// compiles and checks, and has it alone while it samples (timing_gate.h). Each job's `done`
+// compiles and checks, and has it alone while it samples (device_gate_alone.h). Each job's `done`
 // message (its phases) goes to its last finished variant only.
 using VariantDone = std::function<void(size_t index, EvaluationFacts facts)>;
 void evaluate_variant_batch(JobRunner& runner, const Task& task, const RunSettings& settings,
                             const std::vector<std::filesystem::path>& code_files,
-                            const std::filesystem::path& work_dir, DeviceLease* lease,
+                            const std::filesystem::path& work_dir, DeviceGate* device_gate,
                             const VariantDone& done);
 
 // The same, collected: the facts of each of `code_files`, in order.
 std::vector<EvaluationFacts> evaluate_variant_batch(JobRunner& runner, const Task& task,
                                                     const RunSettings& settings,
                                                     const std::vector<std::filesystem::path>& code_files,
-                                                    const std::filesystem::path& work_dir, DeviceLease* lease);
+                                                    const std::filesystem::path& work_dir, DeviceGate* device_gate);
 
 // The pending submissions (indices into `submissions`) grouped by task, in task order, as jobs
 // of 4 to 16 variants: enough jobs to keep `slots` busy, few enough that each job's set-up

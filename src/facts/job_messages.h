@@ -66,7 +66,7 @@ struct CompileWarmUpMessage {
   static CompileWarmUpMessage read(FieldReader& fields);
 };
 
-// The device handshakes (share_gate.h, timing_gate.h): no fields beyond the type.
+// The device handshakes (device_gate_share.h, device_gate_alone.h): no fields beyond the type.
 struct DeviceMessage {
   std::string type;  // device_alone, device_shared, device_paused, device_idle, device_busy
   static bool is_device_type(const std::string& type);

@@ -18,7 +18,9 @@ struct JobOutcome {
   std::optional<int> exit_code;
   std::optional<int> signal;
   double wall_s = 0;
-  double lease_wait_s = 0;  // time spent waiting for the device (DeviceLease), within wall_s or before it
+  // Time spent waiting at the device gate, within wall_s or before it. Named as its key in the
+  // stored facts and in results' job_seconds, which stay as they are.
+  double lease_wait_s = 0;
   std::string stderr_tail;  // last lines the child wrote to stderr (for reasons)
   bool retried_alone = false;  // a first run ran out of GPU memory beside other slots' jobs
 

@@ -2,11 +2,11 @@
 
 #include <fstream>
 
+#include "common/scratch_dir_for_test.h"
 #include "serve/job_queue.h"
 #include "serve/request.h"
 #include "serve/reward_shaping.h"
 #include "serve/service.h"
-#include "submission/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

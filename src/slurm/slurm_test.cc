@@ -2,8 +2,8 @@
 
 #include <fstream>
 
+#include "common/scratch_dir_for_test.h"
 #include "slurm/array_submission.h"
-#include "submission/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

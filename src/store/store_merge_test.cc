@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "common/scratch_dir_for_test.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
-#include "submission/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "common/scratch_dir_for_test.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 #include "store/store_merge.h"
-#include "submission/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

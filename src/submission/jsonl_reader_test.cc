@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/scratch_dir_for_test.h"
 #include "submission/content_hash.h"
-#include "submission/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "submission/scratch_dir_for_test.h"
+#include "common/scratch_dir_for_test.h"
 
 namespace keval {
 namespace {

@@ -426,7 +426,7 @@ def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_pa
         device_gate.begin_idle(request, Writer())  # nested: one stretch only
     assert sent == ["device_idle", "device_busy"]
     device_gate.end_idle()  # none open: nothing sent
-    with device_gate.idle({"work_dir": str(tmp_path)}, Writer()):  # no lease: no messages
+    with device_gate.idle({"work_dir": str(tmp_path)}, Writer()):  # no gate: no messages
         pass
     assert sent == ["device_idle", "device_busy"]
 

@@ -1,15 +1,18 @@
 #pragma once
-// Who may use one device at a time. Correctness jobs share it; a timing job measures with it
-// alone: it waits for the running jobs to end or pause, and no new share starts until it is
-// done (a waiting timing job goes first), so timed samples never share the GPU with another
-// process's kernels. A timing job sets up under a share and upgrades it (timing_gate.h).
+// The device gate: which of a GPU's jobs may use it. Correctness jobs pass it with a share; a
+// timing job measures with the device alone: it waits for the running jobs to end or pause, and
+// no new share starts until it is done (a waiting timing job goes first), so timed samples
+// never share the GPU with another process's kernels. A job holds its share through a
+// DeviceGateShare; a timing job sets up under a share and upgrades it (DeviceGateAlone).
+// The runner's side of the gate is runner/keval_runner/device_gate.py; a GPU's evaluations as
+// a whole pass an EvaluationGate first.
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
 
 namespace keval {
 
-class DeviceLease {
+class DeviceGate {
  public:
   void lock_shared();    // a correctness job, or a timing job setting up
   void unlock_shared();

@@ -1,4 +1,4 @@
-#include "engine/share_gate.h"
+#include "engine/device_gate_share.h"
 
 #include <fstream>
 
@@ -8,45 +8,45 @@ namespace keval {
 
 using Clock = std::chrono::steady_clock;
 
-ShareGate::ShareGate(DeviceLease& lease, std::filesystem::path work_dir)
-    : lease_(lease), work_dir_(std::move(work_dir)) {
+DeviceGateShare::DeviceGateShare(DeviceGate& gate, std::filesystem::path work_dir)
+    : gate_(gate), work_dir_(std::move(work_dir)) {
   hold();
 }
 
-ShareGate::~ShareGate() {
-  if (holding_) lease_.unlock_shared();
+DeviceGateShare::~DeviceGateShare() {
+  if (holding_) gate_.unlock_shared();
 }
 
-void ShareGate::hold() {
+void DeviceGateShare::hold() {
   if (holding_) return;
   const auto asked = Clock::now();
-  lease_.lock_shared();
+  gate_.lock_shared();
   waited_ += Clock::now() - asked;
   holding_ = true;
 }
 
-void ShareGate::hand_over() {
+void DeviceGateShare::hand_over() {
   hold();
-  holding_ = false;  // DeviceLease::upgrade turns it into the device alone
+  holding_ = false;  // DeviceGate::upgrade turns it into the device alone
 }
 
 void create_go_ahead(const std::filesystem::path& file) {
   if (!std::ofstream(file)) throw HarnessError("cannot create " + file.string() + " (a waiting job's go-ahead)");
 }
 
-void ShareGate::on_message(const nlohmann::json& message) {
+void DeviceGateShare::on_message(const nlohmann::json& message) {
   if (!message.is_object()) return;
   const std::string type = message.value("type", "");
   if (type == "device_paused") {
     if (holding_) {
-      lease_.unlock_shared();
+      gate_.unlock_shared();
       holding_ = false;
     }
     hold();
     create_go_ahead(work_dir_ / ("device-resume-" + std::to_string(pauses_++)));
   } else if (type == "device_idle") {
     if (holding_) {
-      lease_.unlock_shared();
+      gate_.unlock_shared();
       holding_ = false;
     }
   } else if (type == "device_busy") {

@@ -1,33 +1,33 @@
-#include "engine/evaluation_limit.h"
+#include "engine/evaluation_gate.h"
 
 #include <algorithm>
 
 namespace keval {
 
-void EvaluationLimit::begin() {
+void EvaluationGate::begin() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return (limit_ == 0 || running_ < limit_) && !alone_ && waiting_alone_ == 0; });
   ++running_;
 }
 
-void EvaluationLimit::begin_alone() {
+void EvaluationGate::begin_alone() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiting_alone_;
   crowd_ = running_;
   // every running evaluation is this one or another waiting its turn alone (<=: a caller
-  // outside any place, as in tests, waits for none)
+  // outside any share, as in tests, waits for none)
   changed_.wait(lock, [&] { return !alone_ && running_ <= waiting_alone_; });
   --waiting_alone_;
   alone_ = true;
 }
 
-void EvaluationLimit::end_alone() {
+void EvaluationGate::end_alone() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;
   changed_.notify_all();
 }
 
-void EvaluationLimit::end() {
+void EvaluationGate::end() {
   std::lock_guard<std::mutex> lock(mutex_);
   --running_;
   if (limit_ > 0 && ++clean_ends_ >= kEndsBeforeGrowing) {
@@ -37,7 +37,7 @@ void EvaluationLimit::end() {
   changed_.notify_all();
 }
 
-int EvaluationLimit::shrink() {
+int EvaluationGate::shrink() {
   std::lock_guard<std::mutex> lock(mutex_);
   // the crowd when it asked to be alone: by now every other evaluation has ended
   const int crowd = std::max(crowd_, running_);
@@ -49,12 +49,12 @@ int EvaluationLimit::shrink() {
   return limit_;
 }
 
-int EvaluationLimit::limit() const {
+int EvaluationGate::limit() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return limit_;
 }
 
-int EvaluationLimit::out_of_memory() const {
+int EvaluationGate::out_of_memory() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return shrinks_;
 }

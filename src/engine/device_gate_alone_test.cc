@@ -1,4 +1,4 @@
-#include "engine/timing_gate.h"
+#include "engine/device_gate_alone.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,38 +11,38 @@
 namespace keval {
 namespace {
 
-class TimingGateTest : public ::testing::Test {
+class DeviceGateAloneTest : public ::testing::Test {
  protected:
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("keval_gate_" + std::to_string(::getpid()));
   void SetUp() override { std::filesystem::create_directories(dir); }
   void TearDown() override { std::filesystem::remove_all(dir); }
 };
 
-TEST_F(TimingGateTest, AloneOnlyBetweenAskingAndHandingBackAndReleasedAtTheEnd) {
-  DeviceLease lease;
+TEST_F(DeviceGateAloneTest, AloneOnlyBetweenAskingAndHandingBackAndReleasedAtTheEnd) {
+  DeviceGate device;
   {
-    TimingGate gate(lease, dir);
-    EXPECT_TRUE(lease.try_lock_shared());  // set-up: a correctness job may share the device
-    lease.unlock_shared();
+    DeviceGateAlone gate(device, dir);
+    EXPECT_TRUE(device.try_lock_shared());  // set-up: a correctness job may share the device
+    device.unlock_shared();
     gate.on_message({{"type", "device_alone"}});
     EXPECT_TRUE(std::filesystem::exists(dir / "device-alone-0"));
-    EXPECT_FALSE(lease.try_lock_shared());  // measuring: nobody else
+    EXPECT_FALSE(device.try_lock_shared());  // measuring: nobody else
     gate.on_message({{"type", "device_alone"}});  // asked twice: nothing more granted
     EXPECT_EQ(gate.granted(), 1);
     gate.on_message({{"type", "device_shared"}});
-    EXPECT_TRUE(lease.try_lock_shared());
-    lease.unlock_shared();
+    EXPECT_TRUE(device.try_lock_shared());
+    device.unlock_shared();
     gate.on_message({{"type", "device_alone"}});
     EXPECT_TRUE(std::filesystem::exists(dir / "device-alone-1"));
   }  // the job ended while alone: released
-  EXPECT_TRUE(lease.try_lock());
-  lease.unlock();
+  EXPECT_TRUE(device.try_lock());
+  device.unlock();
 }
 
-TEST_F(TimingGateTest, WaitsForRunningCorrectnessJobsBeforeGrantingAndCountsTheWait) {
-  DeviceLease lease;
-  lease.lock_shared();  // a correctness job still running
-  TimingGate gate(lease, dir);
+TEST_F(DeviceGateAloneTest, WaitsForRunningCorrectnessJobsBeforeGrantingAndCountsTheWait) {
+  DeviceGate device;
+  device.lock_shared();  // a correctness job still running
+  DeviceGateAlone gate(device, dir);
   std::atomic<bool> granted{false};
   std::thread measuring([&] {
     gate.on_message({{"type", "device_alone"}});
@@ -51,26 +51,26 @@ TEST_F(TimingGateTest, WaitsForRunningCorrectnessJobsBeforeGrantingAndCountsTheW
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(granted.load());
   EXPECT_FALSE(std::filesystem::exists(dir / "device-alone-0"));
-  lease.unlock_shared();
+  device.unlock_shared();
   measuring.join();
   EXPECT_TRUE(granted.load());
   EXPECT_TRUE(std::filesystem::exists(dir / "device-alone-0"));
   EXPECT_GE(gate.waited_s(), 0.04);
 }
 
-TEST_F(TimingGateTest, AFileItCannotCreateIsAHarnessError) {
-  DeviceLease lease;
-  TimingGate gate(lease, dir / "missing");
+TEST_F(DeviceGateAloneTest, AFileItCannotCreateIsAHarnessError) {
+  DeviceGate device;
+  DeviceGateAlone gate(device, dir / "missing");
   EXPECT_THROW(gate.on_message({{"type", "device_alone"}}), HarnessError);
 }
 
-TEST_F(TimingGateTest, TwoTimingJobsAskingAtOnceMeasureOneAfterTheOther) {
-  DeviceLease lease;
+TEST_F(DeviceGateAloneTest, TwoTimingJobsAskingAtOnceMeasureOneAfterTheOther) {
+  DeviceGate device;
   std::filesystem::create_directories(dir / "a");
   std::filesystem::create_directories(dir / "b");
-  TimingGate first(lease, dir / "a"), second(lease, dir / "b");  // both set up beside each other
+  DeviceGateAlone first(device, dir / "a"), second(device, dir / "b");  // both set up beside each other
   std::atomic<int> alone{0}, most{0};
-  auto measure = [&](TimingGate& gate) {
+  auto measure = [&](DeviceGateAlone& gate) {
     gate.on_message({{"type", "device_alone"}});  // parked while it waits: no deadlock
     most = std::max(most.load(), ++alone);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -86,12 +86,12 @@ TEST_F(TimingGateTest, TwoTimingJobsAskingAtOnceMeasureOneAfterTheOther) {
   EXPECT_TRUE(std::filesystem::exists(dir / "b" / "device-alone-0"));
 }
 
-TEST_F(TimingGateTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumesAfterIt) {
-  DeviceLease lease;
-  lease.set_hold_file(dir / "hold");
+TEST_F(DeviceGateAloneTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumesAfterIt) {
+  DeviceGate device;
+  device.set_hold_file(dir / "hold");
   std::filesystem::create_directories(dir / "job");
-  auto correctness = std::make_unique<ShareGate>(lease, dir / "job");
-  TimingGate timing(lease, dir);
+  auto correctness = std::make_unique<DeviceGateShare>(device, dir / "job");
+  DeviceGateAlone timing(device, dir);
   std::atomic<bool> measuring{false}, resumed{false};
   std::thread timer([&] {
     timing.on_message({{"type", "device_alone"}});
@@ -115,13 +115,13 @@ TEST_F(TimingGateTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumesAfter
   correctness.reset();
 }
 
-TEST_F(TimingGateTest, AnIdleStretchGivesTheShareBackAtOnceAndBusyTakesOneAgain) {
-  DeviceLease lease;
+TEST_F(DeviceGateAloneTest, AnIdleStretchGivesTheShareBackAtOnceAndBusyTakesOneAgain) {
+  DeviceGate device;
   {
-    ShareGate gate(lease, dir);
-    EXPECT_FALSE(lease.try_lock());
+    DeviceGateShare gate(device, dir);
+    EXPECT_FALSE(device.try_lock());
     gate.on_message({{"type", "device_idle"}});  // compiling: the device is free for a timing job
-    ASSERT_TRUE(lease.try_lock());
+    ASSERT_TRUE(device.try_lock());
     std::atomic<bool> busy{false};
     std::thread job([&] {
       gate.on_message({{"type", "device_busy"}});  // waits while a timing job has the device
@@ -130,32 +130,32 @@ TEST_F(TimingGateTest, AnIdleStretchGivesTheShareBackAtOnceAndBusyTakesOneAgain)
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     EXPECT_FALSE(busy.load());
     EXPECT_FALSE(std::filesystem::exists(dir / "device-busy-0"));
-    lease.unlock();
+    device.unlock();
     job.join();
     EXPECT_TRUE(std::filesystem::exists(dir / "device-busy-0"));
-    EXPECT_FALSE(lease.try_lock());  // the job's share again
+    EXPECT_FALSE(device.try_lock());  // the job's share again
   }
-  EXPECT_TRUE(lease.try_lock());  // released with the gate
-  lease.unlock();
+  EXPECT_TRUE(device.try_lock());  // released with the gate
+  device.unlock();
 }
 
-TEST_F(TimingGateTest, MessagesOutOfOrderNeverUnbalanceTheLease) {
-  DeviceLease lease;
+TEST_F(DeviceGateAloneTest, MessagesOutOfOrderNeverUnbalanceTheGate) {
+  DeviceGate device;
   {
-    TimingGate timing(lease, dir);
+    DeviceGateAlone timing(device, dir);
     timing.on_message({{"type", "device_busy"}});  // busy without idle: still one share
     timing.on_message({{"type", "device_idle"}});
     timing.on_message({{"type", "device_idle"}});  // twice: given back once
     timing.on_message({{"type", "device_alone"}});  // from idle: a share first, then alone
-    EXPECT_FALSE(lease.try_lock_shared());
+    EXPECT_FALSE(device.try_lock_shared());
     timing.on_message({{"type", "device_shared"}});
     timing.on_message({{"type", "device_paused"}});
     EXPECT_TRUE(std::filesystem::exists(dir / "device-resume-0"));
   }
-  EXPECT_TRUE(lease.try_lock());
-  lease.unlock();
-  EXPECT_TRUE(lease.try_lock_shared());
-  lease.unlock_shared();
+  EXPECT_TRUE(device.try_lock());
+  device.unlock();
+  EXPECT_TRUE(device.try_lock_shared());
+  device.unlock_shared();
 }
 
 }  // namespace

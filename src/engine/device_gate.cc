@@ -1,22 +1,22 @@
-#include "engine/device_lease.h"
+#include "engine/device_gate.h"
 
 #include <fstream>
 
 namespace keval {
 
-void DeviceLease::lock_shared() {
+void DeviceGate::lock_shared() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !alone_ && waiting_alone_ == 0; });
   ++sharing_;
 }
 
-void DeviceLease::unlock_shared() {
+void DeviceGate::unlock_shared() {
   std::lock_guard<std::mutex> lock(mutex_);
   --sharing_;
   changed_.notify_all();
 }
 
-void DeviceLease::lock() {
+void DeviceGate::lock() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiting_alone_;
   update_hold_file();
@@ -25,7 +25,7 @@ void DeviceLease::lock() {
   alone_ = true;
 }
 
-bool DeviceLease::try_lock() {
+bool DeviceGate::try_lock() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (alone_ || sharing_ > 0) return false;
   alone_ = true;
@@ -33,14 +33,14 @@ bool DeviceLease::try_lock() {
   return true;
 }
 
-bool DeviceLease::try_lock_shared() {
+bool DeviceGate::try_lock_shared() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (alone_ || waiting_alone_ > 0) return false;
   ++sharing_;
   return true;
 }
 
-void DeviceLease::upgrade() {
+void DeviceGate::upgrade() {
   std::unique_lock<std::mutex> lock(mutex_);
   --sharing_;         // parked: the job waits at its gate
   ++waiting_alone_;   // no new share from now on
@@ -51,7 +51,7 @@ void DeviceLease::upgrade() {
   alone_ = true;
 }
 
-void DeviceLease::downgrade() {
+void DeviceGate::downgrade() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;
   ++sharing_;
@@ -59,26 +59,26 @@ void DeviceLease::downgrade() {
   changed_.notify_all();
 }
 
-void DeviceLease::unlock() {
+void DeviceGate::unlock() {
   std::lock_guard<std::mutex> lock(mutex_);
   alone_ = false;
   update_hold_file();
   changed_.notify_all();
 }
 
-void DeviceLease::set_hold_file(std::filesystem::path file) {
+void DeviceGate::set_hold_file(std::filesystem::path file) {
   std::lock_guard<std::mutex> lock(mutex_);
   hold_file_ = std::move(file);
   hold_file_exists_ = false;
   update_hold_file();
 }
 
-std::filesystem::path DeviceLease::hold_file() const {
+std::filesystem::path DeviceGate::hold_file() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return hold_file_;
 }
 
-void DeviceLease::update_hold_file() {
+void DeviceGate::update_hold_file() {
   if (hold_file_.empty()) return;
   const bool wanted = alone_ || waiting_alone_ > 0;
   if (wanted == hold_file_exists_) return;

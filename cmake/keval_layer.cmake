@@ -1,0 +1,67 @@
+# One static library per src/ directory, so that the build refuses an include up the layers
+# (docs/architecture.md, "Layers").
+#
+# keval_layer(NAME LAYER N [DEPS dir...] [TEST_DEPS dir...] [LINK item...] [PRIVATE_INCLUDES dir...])
+#
+# src/NAME becomes keval_NAME. Its include root holds a single entry, NAME -> src/NAME, and it
+# sees another directory's headers only through a library it links, so `#include "engine/x.h"`
+# from judge/ fails to compile. A dependency must be declared before the library (so there is
+# no circle) and lie on its layer or a lower one. The directory's tests (*_test.cc) become an
+# object library that keval_tests gathers; TEST_DEPS are what only they need.
+
+function(keval_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAYER" "DEPS;TEST_DEPS;LINK;PRIVATE_INCLUDES")
+  if(NOT arg_LAYER)
+    message(FATAL_ERROR "keval_layer(${name}): LAYER is required")
+  endif()
+  foreach(dep IN LISTS arg_DEPS arg_TEST_DEPS)
+    if(NOT TARGET keval_${dep})
+      message(FATAL_ERROR "src/${name} depends on src/${dep}, which is not declared before it "
+        "(a circle, or a library declared out of order)")
+    endif()
+    get_target_property(dep_layer keval_${dep} KEVAL_LAYER)
+    if(dep_layer GREATER arg_LAYER)
+      message(FATAL_ERROR "src/${name} (layer ${arg_LAYER}) depends on src/${dep} "
+        "(layer ${dep_layer}): an include up the layers")
+    endif()
+  endforeach()
+  list(TRANSFORM arg_DEPS PREPEND keval_)
+  list(TRANSFORM arg_TEST_DEPS PREPEND keval_)
+
+  set(root ${CMAKE_BINARY_DIR}/layer_include/${name})
+  file(MAKE_DIRECTORY ${root})
+  file(CREATE_LINK ${CMAKE_SOURCE_DIR}/src/${name} ${root}/${name} SYMBOLIC)
+
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/${name}/*.cc)
+  set(tests ${sources})
+  list(FILTER tests INCLUDE REGEX "_test\\.cc$")
+  list(FILTER sources EXCLUDE REGEX "_test\\.cc$")
+  # An executable's entry point, not part of the library.
+  list(FILTER sources EXCLUDE REGEX "/main\\.cc$")
+
+  add_library(keval_${name} STATIC ${sources})
+  set_target_properties(keval_${name} PROPERTIES KEVAL_LAYER ${arg_LAYER})
+  target_include_directories(keval_${name} PUBLIC ${root})
+  if(arg_PRIVATE_INCLUDES)
+    target_include_directories(keval_${name} PRIVATE ${arg_PRIVATE_INCLUDES})
+  endif()
+  target_link_libraries(keval_${name} PUBLIC ${arg_DEPS} nlohmann_json::nlohmann_json ${arg_LINK})
+
+  if(tests)
+    add_library(keval_${name}_tests OBJECT ${tests})
+    target_link_libraries(keval_${name}_tests PUBLIC keval_${name} ${arg_TEST_DEPS} GTest::gtest)
+    set_property(GLOBAL APPEND PROPERTY KEVAL_TEST_LIBRARIES keval_${name}_tests)
+  endif()
+endfunction()
+
+# Every entry of src/ is a declared directory: code outside the layers would escape the check.
+function(keval_check_every_directory_has_a_layer)
+  file(GLOB entries CONFIGURE_DEPENDS LIST_DIRECTORIES true RELATIVE ${CMAKE_SOURCE_DIR}/src
+    ${CMAKE_SOURCE_DIR}/src/*)
+  foreach(entry IN LISTS entries)
+    if(NOT TARGET keval_${entry})
+      message(FATAL_ERROR "src/${entry} belongs to no layer: declare it with keval_layer "
+        "in CMakeLists.txt")
+    endif()
+  endforeach()
+endfunction()

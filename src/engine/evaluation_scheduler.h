@@ -1,0 +1,54 @@
+#pragma once
+// Hands the pending evaluations to the worker slots, one thread per slot: each slot pulls the
+// next as it finishes one, so a slow job never holds back the other GPUs.
+//
+// Each GPU has two gates. Its evaluation gate admits a number of evaluations at once: fewer
+// after a job there ran out of memory beside the others (evaluation_gate.h). Its device gate
+// admits their jobs: correctness jobs with a share, a timing job alone while it measures, so
+// timed work never shares a GPU with another job's kernels (on the CPU, timing shares nothing
+// either: wall-clock samples of two interpreters on two cores would disturb each other).
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <vector>
+
+#include "engine/device_gate.h"
+#include "engine/evaluation_gate.h"
+#include "engine/job_plan.h"
+#include "engine/resume_index.h"
+#include "engine/result_recorder.h"
+#include "engine/run_settings.h"
+#include "engine/slot_pool.h"
+#include "submission/submission.h"
+#include "suite/suite.h"
+
+namespace keval {
+
+class EvaluationScheduler {
+ public:
+  // Job folders go below `work_root`, and so do the device gates' hold files.
+  EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root);
+
+  // Evaluates `index.pending` and hands each outcome to `recorder`; an evaluation that throws
+  // leaves its submission unjudged. With `batch_variants` (keval sweep's own variants) a task's
+  // variants share jobs (variant_batch.h).
+  void run(const Suite& suite, const std::vector<Submission>& submissions, const ResumeIndex& index,
+           const RunSettings& settings, bool batch_variants, ResultRecorder& recorder);
+
+  // One line per GPU whose evaluation gate shrank after a job ran out of memory.
+  void log_memory_limits(std::ostream& log) const;
+
+ private:
+  void run_one_per_job(const Suite& suite, const std::vector<Submission>& submissions, const ResumeIndex& index,
+                       const RunSettings& settings, ResultRecorder& recorder);
+  void run_variant_batches(const Suite& suite, const std::vector<Submission>& submissions,
+                           const ResumeIndex& index, const RunSettings& settings, ResultRecorder& recorder);
+  JobDirs write_code(const Submission& submission, const std::string& key, const Task& task) const;
+
+  SlotPool& pool_;
+  std::filesystem::path work_root_;
+  std::map<int, DeviceGate> device_gates_;
+  std::map<int, EvaluationGate> evaluation_gates_;
+};
+
+}  // namespace keval

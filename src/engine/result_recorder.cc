@@ -1,0 +1,99 @@
+#include "engine/result_recorder.h"
+
+#include <unistd.h>
+
+#include "engine/case_results.h"
+#include "engine/evaluator.h"
+#include "engine/record_context.h"
+#include "judge/harness_fault.h"
+#include "judge/judge.h"
+#include "report/job_seconds.h"
+
+namespace keval {
+
+ResultRecorder::ResultRecorder(const std::vector<Submission>& submissions, ResumeIndex& index,
+                               RecordingContext context, const std::filesystem::path& results_file,
+                               std::ostream& log, bool progress)
+    : submissions_(submissions),
+      index_(index),
+      context_(std::move(context)),
+      log_(log),
+      unjudged_(submissions.size()),
+      partial_results_(results_file),
+      progress_(log, index.pending.size(), progress, ::isatty(2)) {
+  for (const auto& r : index_.results) {
+    if (r) partial_results_ << r->to_json().dump() << "\n" << std::flush;  // bad and resumed ones
+  }
+}
+
+void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& facts, const StaticScan& scan) {
+  if (auto fault = harness_fault(facts)) return leave_unjudged(i, *fault);
+  const Submission& s = submissions_[i];
+  const RunSettings& settings = context_.settings;
+  SubmissionResult result;
+  result.id = s.id;
+  result.task = s.task;
+  result.category = task.category;
+  result.track = task.track;
+  result.origin = s.origin;
+  result.hash = s.hash;
+  const JudgePolicy policy = judge_policy(task, settings);
+  result.judgement = judge(facts, policy);
+  result.static_flags = scan.flags;
+  result.job_seconds = job_seconds(facts);
+  result.set_call(verdict_counts_as_call(result.judgement.verdict));
+  std::lock_guard<std::mutex> lock(mutex_);
+  fill_case_results(result, task, facts, context_.speedup_baseline, settings.device == "cuda",
+                    context_.ceilings, context_.golden_record);
+  const RecordContext record = record_context(task, settings, context_.suite_label, s.code);
+  context_.store.put_evaluation(context_.run_id, index_.keys[i], s.code, task.version, result, &facts, &record,
+                                policy.to_json());
+  auto& stored = index_.results[i];
+  stored = std::move(result);
+  partial_results_ << stored->to_json().dump() << "\n" << std::flush;
+  progress_.finished_one(stored->exec(), stored->id + " " + std::string(verdict_name(stored->judgement.verdict)));
+}
+
+void ResultRecorder::leave_unjudged(size_t i, const std::string& why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  unjudged_[i] = why;
+  log_ << "keval: harness error on " << submissions_[i].id << ": " << why << "\n";
+  progress_.finished_one(false, submissions_[i].id + " not judged (harness error)");
+}
+
+bool ResultRecorder::settled(size_t i) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return index_.results[i] || !unjudged_[i].empty();
+}
+
+void ResultRecorder::close() {
+  progress_.close();
+  partial_results_.close();
+}
+
+RunOutput ResultRecorder::output(std::vector<const Submission*>& scored) {
+  auto& results = index_.results;
+  for (auto [i, first] : index_.same_code_as) {
+    if (!results[first]) {
+      unjudged_[i] = unjudged_[first];
+      continue;
+    }
+    results[i] = *results[first];
+    results[i]->id = submissions_[i].id;
+    results[i]->origin = submissions_[i].origin;
+  }
+  RunOutput output;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!unjudged_[i].empty()) {
+      output.harness_errors.push_back({{"id", submissions_[i].id}, {"task", submissions_[i].task},
+                                       {"origin", submissions_[i].origin}, {"reason", unjudged_[i]}});
+    }
+    if (!results[i]) continue;
+    results[i]->generation = submissions_[i].generation;  // a stored or shared result is another sample's
+    output.results.push_back(std::move(*results[i]));
+    scored.push_back(&submissions_[i]);
+  }
+  return output;
+}
+
+}  // namespace keval

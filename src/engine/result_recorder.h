@@ -1,0 +1,67 @@
+#pragma once
+// What becomes of each evaluation's facts: judged, given its per-case figures, stored, and
+// added to results.jsonl as soon as it is judged, so a run cut short keeps what it judged (the
+// store has it too; the file is written again in the submissions' order at the end). A fault
+// of keval or the machine leaves the submission unjudged instead: never its verdict, never
+// stored (the next run judges it again); the run goes on and exits non-zero at the end.
+// Every slot's thread records through one recorder.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/ceilings.h"
+#include "engine/golden_record.h"
+#include "engine/resume_index.h"
+#include "engine/run_output.h"
+#include "engine/run_settings.h"
+#include "facts/evaluation_facts.h"
+#include "report/progress.h"
+#include "store/store.h"
+#include "submission/static_scan.h"
+#include "suite/task.h"
+
+namespace keval {
+
+// What every result of the run is judged, figured and stored with.
+struct RecordingContext {
+  Store& store;
+  int64_t run_id;
+  const RunSettings& settings;
+  std::string suite_label;            // the suite's name in dataset records
+  std::string speedup_baseline;       // what speedups are over ("" = none)
+  const Ceilings* ceilings;           // null: no efficiency
+  const GoldenRecord* golden_record;  // null: the goldens are timed in the run
+};
+
+class ResultRecorder {
+ public:
+  // Starts results.jsonl with the results `index` already has (bad and resumed ones) and the
+  // progress line (one step per pending submission).
+  ResultRecorder(const std::vector<Submission>& submissions, ResumeIndex& index, RecordingContext context,
+                 const std::filesystem::path& results_file, std::ostream& log, bool progress);
+
+  void record(size_t line, const Task& task, const EvaluationFacts& facts, const StaticScan& scan);
+  void leave_unjudged(size_t line, const std::string& why);
+  bool settled(size_t line) const;  // judged or left unjudged
+  void close();                     // ends the progress line and the streamed results
+
+  // Results in the submissions' order (`scored[j]`: the submission results[j] belongs to) and
+  // harness errors; a line whose code an earlier line shares gets that line's result or error.
+  RunOutput output(std::vector<const Submission*>& scored);
+
+ private:
+  const std::vector<Submission>& submissions_;
+  ResumeIndex& index_;
+  RecordingContext context_;
+  std::ostream& log_;
+  std::vector<std::string> unjudged_;  // harness faults' reasons, by line
+  std::ofstream partial_results_;
+  Progress progress_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace keval

@@ -1,0 +1,26 @@
+#include "engine/run_environment.h"
+
+namespace keval {
+
+nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& settings,
+                               const RunnerConfig& config, const SandboxSettings& sandbox) {
+  const std::string& device = settings.device;
+  nlohmann::json environment = {
+      {"gpu", device == "cuda" ? probe.value("gpu_name", nlohmann::json(nullptr)) : nlohmann::json(nullptr)},
+      {"gpu_count", probe.value("gpu_count", 0)},
+      {"driver", probe.value("driver", nlohmann::json(nullptr))},
+      {"torch", probe.value("torch", nlohmann::json(nullptr))},
+      {"torch_cuda", probe.value("torch_cuda", nlohmann::json(nullptr))},
+      {"triton", probe.value("triton", nlohmann::json(nullptr))},
+      {"python", probe.value("python", nlohmann::json(nullptr))},
+      {"python_executable", config.python},
+      {"keval_version", KEVAL_VERSION},
+      {"device_mode", device == "cuda" ? "cuda" : "cpu_interpreter"},
+      {"timing_note", device == "cuda" ? "CUDA events, cold L2, launch cover"
+                                        : "wall-clock under the Triton interpreter: indicative only"}};
+  environment["sandbox"] = sandbox.describe();
+  environment["min_own_share"] = settings.min_own_gpu_share;
+  return environment;
+}
+
+}  // namespace keval

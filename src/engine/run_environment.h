@@ -1,0 +1,15 @@
+#pragma once
+// The run's environment, as summary.json and the run record show it: the GPU, the software
+// versions the probe saw, the device mode, the sandbox. A golden record must fit it.
+#include <nlohmann/json.hpp>
+
+#include "engine/run_settings.h"
+#include "engine/runner_process.h"
+#include "engine/sandbox_settings.h"
+
+namespace keval {
+
+nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& settings,
+                               const RunnerConfig& config, const SandboxSettings& sandbox);
+
+}  // namespace keval

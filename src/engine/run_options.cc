@@ -1,0 +1,56 @@
+#include "engine/run_options.h"
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+namespace keval {
+
+RunnerConfig runner_config(const RunOptions& options) {
+  RunnerConfig config;
+  config.python = choose_python(options.python);
+  config.runner_dir = find_runner_dir();
+  config.log_path = options.out / "logs" / "runner-0.log";
+  // CPU threads per job: the machine's cores shared by the slots that run side by side
+  // (oversubscribed BLAS threads made the interpreter's tl.dot several times slower; on a
+  // GPU machine the cores speed up building large inputs).
+  const int per_slot_guess = options.jobs > 0 ? options.jobs : 2;
+  const std::string threads = std::to_string(
+      std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(per_slot_guess)));
+  config.extra_env = {{"OMP_NUM_THREADS", threads}, {"OPENBLAS_NUM_THREADS", threads},
+                      {"MKL_NUM_THREADS", threads}};
+  if (std::find(options.baselines.begin(), options.baselines.end(), "compile") != options.baselines.end()) {
+    config.extra_env["KEVAL_PRELOAD_COMPILE"] = "1";  // the zygote imports torch.compile once
+  }
+  return config;
+}
+
+RunSettings run_settings(const RunOptions& options, const std::string& device) {
+  RunSettings settings;
+  settings.device = device;
+  settings.seeds_per_case = options.seeds;
+  settings.min_own_gpu_share = options.min_own_share;
+  settings.seed_base = std::random_device{}();
+  settings.timing = TimingSettings::for_device(settings.device);
+  settings.timing.enabled = options.timing;
+  if (options.timing_max_seconds > 0) settings.timing.max_seconds = options.timing_max_seconds;
+  if (options.timing_max_samples > 0) {
+    settings.timing.max_samples = options.timing_max_samples;
+    settings.timing.min_samples = std::min(settings.timing.min_samples, options.timing_max_samples);
+  }
+  if (!options.baselines.empty()) settings.baselines = options.baselines;
+  if (options.no_baselines) settings.baselines.clear();
+  settings.time_largest_case_only = options.time_largest_case_only;
+  settings.quick_correctness = options.quick_correctness;
+  if (options.batch_variants) {
+    // keval's own variants (variant_batch.h): no re-run, no profile, no ablation to pay for
+    settings.check_determinism = false;
+    settings.checks.profile_kernels = false;
+    settings.own_variants = true;
+  }
+  settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
+                                          : settings.device == "cuda" ? 180 : 600);
+  return settings;
+}
+
+}  // namespace keval

@@ -1,0 +1,48 @@
+#pragma once
+// What a run was asked for (keval run, validate, sweep, golden record, serve's batches), and
+// what that means for the runner processes and for how submissions are evaluated.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/run_settings.h"
+#include "engine/runner_process.h"
+
+namespace keval {
+
+struct RunOptions {
+  std::filesystem::path out;
+  std::string device = "auto";  // auto | cpu | cuda
+  std::string tasks_glob;       // "" = all
+  int jobs = 0;                 // worker slots per GPU (or on the CPU); 0 = 2
+  std::vector<int> gpus;        // CUDA devices to use; empty = all the probe saw
+  std::vector<std::string> baselines;  // empty = {"golden"}
+  bool no_baselines = false;           // time the submissions alone (golden recording)
+  bool time_largest_case_only = false; // suite status: one timed case per task
+  bool fresh_process_per_job = false;  // benchmark mode: no warm workers
+  std::string golden_from;             // a golden record to reuse ("" = $KEVAL_GOLDEN_DIR, if set)
+  std::string python;           // "" = $KEVAL_PYTHON or python3
+  int timeout_s = 0;            // per job; 0 = default for the device
+  int seeds = 2;
+  double timing_max_seconds = 0;  // per case, dtype and contender; 0 = the device's default
+  double min_own_share = 0.5;   // library_fallback: the share of GPU time own kernels need
+  bool timing = true;
+  bool sandbox = true;
+  bool sanitize = false;  // --sanitize: small cases again under compute-sanitizer memcheck
+  bool progress = true;
+  std::string submissions_label;  // what was evaluated, for the run record
+  std::string suite_label = "keval";  // the suite's name in dataset records (docs/dataset.md)
+  bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
+  int timing_max_samples = 0;      // 0 = the device's default
+  bool batch_variants = false;     // sweep: keval's own variants, a task's many in one job (variant_batch.h)
+  std::string code_metrics = "off";  // CodeBLEU, maintainability: on | off | auto (generated submissions)
+  std::string rerun;  // stored results judged again: "", "all", verdicts or task globs (RerunSelection)
+};
+
+// The first runner's configuration (its log is runner-0.log); the device is not known yet.
+RunnerConfig runner_config(const RunOptions& options);
+
+// How submissions are evaluated on the resolved `device` ("cuda" or "cpu"), with a fresh seed.
+RunSettings run_settings(const RunOptions& options, const std::string& device);
+
+}  // namespace keval

@@ -1,0 +1,56 @@
+#pragma once
+// The run's warm worker slots: --jobs per GPU (or on the CPU), no more than there is work for,
+// started in parallel (each imports torch once). Each slot's uid is leased for the run, so a
+// concurrent run never kills our jobs' processes. With --sanitize each slot has a runner under
+// compute-sanitizer beside it.
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/run_options.h"
+#include "engine/sandbox_settings.h"
+#include "engine/sanitized_runner.h"
+#include "engine/uid_lease.h"
+#include "engine/worker_slot.h"
+
+namespace keval {
+
+class SlotPool {
+ public:
+  // `first` is the probe's slot, already started. `sandbox` gets the leased uids, or loses the
+  // uid switch (with a warning) when too few are free.
+  SlotPool(std::unique_ptr<WorkerSlot> first, const RunOptions& options, const RunnerConfig& config,
+           const nlohmann::json& probe, const std::string& device, size_t work_items,
+           SandboxSettings& sandbox, const std::string& cache_root, std::ostream& log);
+
+  // Every runner is asked to leave first, so they tear down side by side, not one by one.
+  ~SlotPool() { ask_to_leave(); }
+  SlotPool(const SlotPool&) = delete;
+  SlotPool& operator=(const SlotPool&) = delete;
+
+  // Closes every runner's stdin without waiting (WorkerSlot::ask_to_leave): once the work is
+  // done, their exits (each a CUDA teardown) overlap each other and the run's last writes.
+  void ask_to_leave();
+
+  std::vector<std::unique_ptr<WorkerSlot>>& slots() { return slots_; }
+  const std::vector<int>& gpus() const { return gpus_; }  // the run's GPUs (one entry on the CPU)
+  JobRunner* sanitizer_of(const WorkerSlot& slot) const;   // --sanitize's runner, else null
+
+ private:
+  void start_sanitizers(const RunOptions& options, const RunnerConfig& config, const std::string& device,
+                        std::ostream& log);
+
+  std::vector<int> gpus_;
+  std::optional<UidLease> uid_lease_;  // outlives the slots: their jobs run as its uids
+  std::vector<std::unique_ptr<WorkerSlot>> slots_;
+  std::vector<std::unique_ptr<WorkerSlot>> sanitizer_slots_;
+  std::vector<std::unique_ptr<SanitizedRunner>> sanitizers_;
+  std::map<const WorkerSlot*, JobRunner*> sanitizer_of_;
+};
+
+}  // namespace keval

@@ -1,0 +1,35 @@
+#include "engine/work_root.h"
+
+#include <unistd.h>
+
+#include <random>
+#include <string>
+
+namespace keval {
+
+std::filesystem::path job_work_root(const std::filesystem::path& out, SandboxSettings& sandbox) {
+  std::filesystem::path work_root = out / "work";
+  if (sandbox.enabled && sandbox.uid_base && !readable_by_others(work_root.string())) {
+    work_root = std::filesystem::path("/var/tmp/keval-work") /
+                (std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(work_root);
+    for (auto dir = work_root; dir != dir.root_path(); dir = dir.parent_path()) {
+      std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                            std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                            std::filesystem::perms::others_exec);
+      if (dir.parent_path() == "/var/tmp") break;
+    }
+    sandbox.warnings.push_back(out.string() + " is not reachable by other users: job folders are under " +
+                               work_root.string());
+  }
+  return work_root;
+}
+
+void remove_fallback_work_root(const std::filesystem::path& work_root, const std::filesystem::path& out) {
+  if (work_root != out / "work") {
+    std::error_code ignored;
+    std::filesystem::remove_all(work_root, ignored);
+  }
+}
+
+}  // namespace keval
