@@ -1,6 +1,7 @@
 #include "engine/run_session.h"
 
 #include <fstream>
+#include <limits>
 
 #include "common/cache_root.h"
 #include "engine/ceilings.h"
@@ -26,7 +27,8 @@
 namespace keval {
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
-                      const RunOptions& options, std::ostream& log) {
+                      const RunOptions& options, std::ostream& log, WarmEngine* warm) {
+  if (options.sanitize) warm = nullptr;  // sanitizer runners end after every job: nothing stays warm
   check_tasks_glob(suite, options.tasks_glob, submissions);
   OutLock out_lock(options.out);
   std::filesystem::create_directories(options.out / "work");
@@ -36,7 +38,13 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   const std::string cache_root = keval_cache_root().string();
 
   RunnerConfig config = runner_config(options);
-  ProbedDevice probed = probe_device(options.device, config, options.out / "work" / "probe");
+  ProbedDevice probed;
+  if (warm && warm->started()) {
+    probed.device = warm->device;
+    probed.probe = warm->probe;
+  } else {
+    probed = probe_device(options.device, config, options.out / "work" / "probe");
+  }
   config.interpret = probed.device == "cpu";
   RunSettings settings = run_settings(options, probed.device);
   SandboxSettings sandbox = decide_sandbox(options.sandbox, settings.device,
@@ -44,7 +52,11 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                            python_install_dirs(config.python));
   apply_probe_capabilities(sandbox, probed.probe, settings.device);
   const std::filesystem::path work_root = job_work_root(options.out, sandbox);
-  probed.first_slot->set_sandbox(sandbox.for_slot(0, cache_root));
+  if (warm && warm->started()) {
+    warm->pool->resandbox(sandbox, cache_root);
+  } else {
+    probed.first_slot->set_sandbox(sandbox.for_slot(0, cache_root));
+  }
   nlohmann::json environment = run_environment(probed.probe, settings, config, sandbox);
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
   // A golden record replaces timing the goldens in this run; it must fit this environment.
@@ -62,14 +74,21 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   // Efficiency needs this GPU's measured ceilings (cached per GPU model and driver).
   std::optional<Ceilings> ceilings;
   if (settings.device == "cuda" && settings.timing.enabled && !index.pending.empty()) {
-    ceilings = load_or_measure_ceilings(*probed.first_slot, gpu_name,
+    WorkerSlot& first = warm && warm->started() ? *warm->pool->slots().front() : *probed.first_slot;
+    ceilings = load_or_measure_ceilings(first, gpu_name,
                                         probed.probe["driver"].is_string() ? probed.probe["driver"].get<std::string>() : "unknown",
                                         options.out / "work" / "ceilings");
     environment["ceilings"] = ceilings ? ceilings->raw : nlohmann::json(nullptr);
   }
 
-  SlotPool pool(std::move(probed.first_slot), options, config, probed.probe, settings.device,
-                index.pending.size(), sandbox, cache_root, log);
+  std::unique_ptr<SlotPool> own_pool;
+  if (!warm || !warm->started()) {
+    // a warm engine starts every slot it may need later, not only as many as this run's work
+    const size_t slots_for = warm ? std::numeric_limits<size_t>::max() : index.pending.size();
+    own_pool = std::make_unique<SlotPool>(std::move(probed.first_slot), options, config, probed.probe,
+                                          settings.device, slots_for, sandbox, cache_root, log);
+  }
+  SlotPool& pool = own_pool ? *own_pool : *warm->pool;
   environment["sandbox"] = sandbox.describe();  // with the leased uids
   EvaluationScheduler scheduler(pool, work_root);
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
@@ -80,7 +99,11 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                           options.out / "results.jsonl", log, options.progress);
   scheduler.run(suite, submissions, index, settings, options.batch_variants, recorder);
   recorder.close();
-  pool.ask_to_leave();
+  if (warm) {
+    if (own_pool) *warm = WarmEngine{probed.device, probed.probe, std::move(own_pool)};
+  } else {
+    pool.ask_to_leave();
+  }
   scheduler.log_memory_limits(log);
 
   std::vector<const Submission*> scored;  // output.results[j] came from *scored[j]

@@ -6,6 +6,7 @@
 
 #include "engine/run_options.h"
 #include "engine/run_output.h"
+#include "engine/warm_engine.h"
 #include "submission/submission.h"
 #include "suite/suite.h"
 
@@ -13,7 +14,9 @@ namespace keval {
 
 // Throws std::runtime_error (HarnessError, StoreError, OutFolderBusy) with a one-line reason
 // when the run itself cannot go on; a bad submission is a result, never an exception.
+// `warm`: the device and slots a previous run left there are used, and this run's are left
+// there (warm_engine.h); its runs must share the device and slot options.
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
-                      const RunOptions& options, std::ostream& log);
+                      const RunOptions& options, std::ostream& log, WarmEngine* warm = nullptr);
 
 }  // namespace keval

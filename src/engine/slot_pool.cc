@@ -15,8 +15,8 @@ SlotPool::SlotPool(std::unique_ptr<WorkerSlot> first, const RunOptions& options,
     for (int g = 0; g < count; ++g) gpus_.push_back(g);
   }
   const int per_gpu = options.jobs > 0 ? options.jobs : 2;
-  const int wanted = std::max<int>(1, std::min<int>(per_gpu * static_cast<int>(gpus_.size()),
-                                                    static_cast<int>(std::max<size_t>(work_items, 1))));
+  const size_t most = static_cast<size_t>(per_gpu) * gpus_.size();
+  const int wanted = static_cast<int>(std::max<size_t>(1, std::min(most, work_items)));
   // A timing job that waits for a CPU core reads host times far above its event times, which
   // the hidden-work check takes for work outside the timed stream (seen on the H200 at 20
   // slots on 16 cores).
@@ -81,6 +81,16 @@ void SlotPool::start_sanitizers(const RunOptions& options, const RunnerConfig& c
 JobRunner* SlotPool::sanitizer_of(const WorkerSlot& slot) const {
   auto found = sanitizer_of_.find(&slot);
   return found == sanitizer_of_.end() ? nullptr : found->second;
+}
+
+void SlotPool::resandbox(SandboxSettings& sandbox, const std::string& cache_root) {
+  if (uid_lease_) {
+    sandbox.slot_uids = uid_lease_->uids();
+  } else if (sandbox.uid_base) {
+    sandbox.uid_base.reset();
+    sandbox.warnings.push_back("jobs run as root: no free uid to lease for every slot");
+  }
+  for (size_t i = 0; i < slots_.size(); ++i) slots_[i]->set_sandbox(sandbox.for_slot(static_cast<int>(i), cache_root));
 }
 
 void SlotPool::ask_to_leave() {

@@ -37,6 +37,10 @@ class SlotPool {
   // done, their exits (each a CUDA teardown) overlap each other and the run's last writes.
   void ask_to_leave();
 
+  // A later run's sandbox (its deadlines may differ): the pool's leased uids go into it, and
+  // each slot takes its share of it.
+  void resandbox(SandboxSettings& sandbox, const std::string& cache_root);
+
   std::vector<std::unique_ptr<WorkerSlot>>& slots() { return slots_; }
   const std::vector<int>& gpus() const { return gpus_; }  // the run's GPUs (one entry on the CPU)
   JobRunner* sanitizer_of(const WorkerSlot& slot) const;   // --sanitize's runner, else null

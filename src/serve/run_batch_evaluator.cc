@@ -13,7 +13,7 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
   if (base_.timeout_s == 0) options.timeout_s = preset.timeout_s;  // --timeout wins over the preset
   options.progress = false;
   options.submissions_label = "keval serve (preset " + preset.name + ")";
-  RunOutput output = run_session(suite_, batch, options, log_);
+  RunOutput output = run_session(suite_, batch, options, log_, &warm_);
   environment_ = output.summary.value("environment", nlohmann::json(nullptr));
   std::map<std::string, nlohmann::json> by_origin;
   for (const auto& r : output.results) by_origin[r.origin] = r.to_json();

@@ -1,7 +1,8 @@
 #pragma once
 // The real BatchEvaluator: each batch is one run_session into the server's --out, so every
 // evaluation lands in OUT/keval.db and one judged before (same evaluation key: the same code,
-// task, preset and settings) is answered from there without running again.
+// task, preset and settings) is answered from there without running again. The device probe
+// and the worker slots of the first batch stay warm for the next ones.
 #include <ostream>
 
 #include "engine/run_session.h"
@@ -23,6 +24,7 @@ class RunBatchEvaluator : public BatchEvaluator {
   RunOptions base_;
   std::ostream& log_;
   nlohmann::json environment_;  // the last batch's
+  WarmEngine warm_;
 };
 
 }  // namespace keval

@@ -129,6 +129,23 @@ def test_requests_are_judged_and_bad_ones_name_their_field(server):
     assert 'keval_http_requests_total{route="POST /v1/evaluate",code="422"} 1' in metrics
 
 
+def runner_pids(server):
+    """The server's runner processes (its direct children)."""
+    found = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True).stdout.split()
+    return set(found)
+
+
+def test_later_batches_reuse_the_first_batchs_warm_runners(server):
+    relu = example("relu_correct")
+    for n in range(3):  # one batch each: the next is sent when the last is answered
+        status, answer = server.call("POST", "/v1/evaluate?wait=120", {**relu, "code": relu["code"] + f"\n# copy {n}\n"})
+        assert status == 200 and answer["verdict"] == "pass"
+        pids = runner_pids(server)
+        if n == 0:
+            first = pids
+    assert first and pids == first  # neither probed nor started again
+
+
 def test_64_clients_and_a_kill_and_restart_lose_no_job_and_run_none_twice(server, tmp_path):
     figures = tmp_path / "load.json"
     load = subprocess.Popen(
