@@ -1,5 +1,5 @@
 """Seconds a job spends in each phase, sent with its `done` message: where a GPU evaluation's
-time goes (issue 4). Phases may nest ("inputs" and "save_outputs" are parts of "calls" and
+time goes. Phases may nest ("inputs" and "save_outputs" are parts of "calls" and
 "timing"), so the figures are not meant to add up to the job's wall time."""
 
 import contextlib

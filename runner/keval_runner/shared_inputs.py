@@ -1,4 +1,4 @@
-"""Input sets drawn once in the zygote and shared by every job of the slot (issue 4).
+"""Input sets drawn once in the zygote and shared by every job of the slot.
 
 CPU mode only (CUDA jobs draw their inputs on the GPU: inputs.py). A submission's candidate,
 reference and timing jobs (and the next submissions of the same task on this slot) use the same

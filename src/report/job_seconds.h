@@ -1,6 +1,6 @@
 #pragma once
 // Where an evaluation's time went: each job's wall time and the runner's phase seconds
-// (results.jsonl `job_seconds`; issue 4 measures throughput with it).
+// (results.jsonl `job_seconds`; bench/job_seconds.py and the throughput benches read it).
 #include <nlohmann/json.hpp>
 
 #include "facts/evaluation_facts.h"
