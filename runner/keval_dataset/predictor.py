@@ -60,13 +60,18 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
             "failed_rows": sum(failed), "features": len(names), "ranker": ranker is not None}
 
 
-def relative_to_group(values: list, groups: list) -> list:
-    """Each value less the mean of its group's."""
+def group_means(values: list, groups: list) -> list:
+    """Per value, the mean of its group's values."""
     sums, counts = {}, {}
     for value, group in zip(values, groups):
         sums[group] = sums.get(group, 0.0) + value
         counts[group] = counts.get(group, 0) + 1
-    return [value - sums[group] / counts[group] for value, group in zip(values, groups)]
+    return [sums[group] / counts[group] for group in groups]
+
+
+def relative_to_group(values: list, groups: list) -> list:
+    """Each value less the mean of its group's."""
+    return [value - mean for value, mean in zip(values, group_means(values, groups))]
 
 
 def predict_log(model: dict, rows: list, problems: list) -> list:
@@ -76,8 +81,7 @@ def predict_log(model: dict, rows: list, problems: list) -> list:
     absolute = list(model["regressor"].predict(X))
     if model.get("ranker") is None:
         return absolute
-    level = [a - r for a, r in zip(absolute, relative_to_group(absolute, problems))]
-    return [lv + rank for lv, rank in zip(level, model["ranker"].predict(X))]
+    return [level + rank for level, rank in zip(group_means(absolute, problems), model["ranker"].predict(X))]
 
 
 def load(model_path: str) -> dict:

@@ -140,11 +140,11 @@ std::optional<nlohmann::json> RunnerProcess::read(std::chrono::steady_clock::tim
   }
 }
 
-void RunnerProcess::ask_to_leave() { close_fd(to_runner_); }
+void RunnerProcess::ask_to_leave() { close_fd(to_runner_); }  // EOF on stdin asks the zygote to leave
 
 void RunnerProcess::stop(std::chrono::seconds grace) {
   if (pid_ <= 0) return;
-  close_fd(to_runner_);  // EOF on stdin asks the zygote to leave
+  ask_to_leave();
   auto deadline = std::chrono::steady_clock::now() + grace;
   int status = 0;
   while (::waitpid(pid_, &status, WNOHANG) == 0) {

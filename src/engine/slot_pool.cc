@@ -28,13 +28,8 @@ SlotPool::SlotPool(std::unique_ptr<WorkerSlot> first, const RunOptions& options,
   }
   auto slot_sandbox = [&](int slot) { return sandbox.for_slot(slot, cache_root); };
   if (sandbox.uid_base) {
-    if (std::optional<UidLease> lease = UidLease::acquire(wanted)) {
-      uid_lease_.emplace(std::move(*lease));
-      sandbox.slot_uids = uid_lease_->uids();
-    } else {
-      sandbox.uid_base.reset();
-      sandbox.warnings.push_back("jobs run as root: no free uid to lease for every slot");
-    }
+    if (std::optional<UidLease> lease = UidLease::acquire(wanted)) uid_lease_.emplace(std::move(*lease));
+    apply_lease(sandbox);
     first->set_sandbox(slot_sandbox(0));
   }
   slots_.push_back(std::move(first));
@@ -83,13 +78,17 @@ JobRunner* SlotPool::sanitizer_of(const WorkerSlot& slot) const {
   return found == sanitizer_of_.end() ? nullptr : found->second;
 }
 
-void SlotPool::resandbox(SandboxSettings& sandbox, const std::string& cache_root) {
+void SlotPool::apply_lease(SandboxSettings& sandbox) const {
   if (uid_lease_) {
     sandbox.slot_uids = uid_lease_->uids();
   } else if (sandbox.uid_base) {
     sandbox.uid_base.reset();
     sandbox.warnings.push_back("jobs run as root: no free uid to lease for every slot");
   }
+}
+
+void SlotPool::resandbox(SandboxSettings& sandbox, const std::string& cache_root) {
+  apply_lease(sandbox);
   for (size_t i = 0; i < slots_.size(); ++i) slots_[i]->set_sandbox(sandbox.for_slot(static_cast<int>(i), cache_root));
 }
 

@@ -46,6 +46,8 @@ class SlotPool {
   JobRunner* sanitizer_of(const WorkerSlot& slot) const;   // --sanitize's runner, else null
 
  private:
+  // The leased uids into `sandbox`, or no uid switch (with a warning) where none were leased.
+  void apply_lease(SandboxSettings& sandbox) const;
   void start_sanitizers(const RunOptions& options, const RunnerConfig& config, const std::string& device,
                         std::ostream& log);
 

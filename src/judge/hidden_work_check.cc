@@ -1,21 +1,11 @@
 #include "judge/hidden_work_check.h"
 
 #include <algorithm>
-#include <sstream>
 
+#include "judge/reason_text.h"
 #include "stats/summary_stats.h"
 
 namespace keval {
-namespace {
-
-std::string ms(double value) {
-  std::ostringstream out;
-  out.precision(3);
-  out << value;
-  return out.str();
-}
-
-}  // namespace
 
 std::optional<double> host_event_gap_ms(const TimingMessage& timing) {
   if (!timing.host_samples_ms) return std::nullopt;
@@ -32,21 +22,19 @@ std::optional<std::string> hidden_work(const TimingMessage& candidate, const std
                                        const JudgePolicy& policy) {
   const auto gap = host_event_gap_ms(candidate);
   if (!gap) return std::nullopt;
-  double machine = 0;  // a control with no gap (or a negative one) says the machine adds none
-  bool first = true;
+  std::vector<double> control_gaps;
   for (const TimingMessage* control : controls) {
-    if (const auto control_gap = host_event_gap_ms(*control)) {
-      machine = first ? *control_gap : std::min(machine, *control_gap);
-      first = false;
-    }
+    if (const auto control_gap = host_event_gap_ms(*control)) control_gaps.push_back(*control_gap);
   }
-  machine = std::max(0.0, machine);
+  // a control with no gap (or a negative one) says the machine adds none
+  const double machine =
+      control_gaps.empty() ? 0.0 : std::max(0.0, *std::min_element(control_gaps.begin(), control_gaps.end()));
   const double event = median(candidate.samples_ms);
   const double allowed = (policy.host_event_ratio - 1) * event + policy.host_event_slack_ms;
   if (*gap - machine <= allowed) return std::nullopt;
-  std::string reason = "host time to a device-wide sync exceeds the CUDA event time (" + ms(event) + " ms) by " +
-                       ms(*gap) + " ms in three samples of four";
-  if (machine > 0) reason += " (the baselines timed beside it: " + ms(machine) + " ms)";
+  std::string reason = "host time to a device-wide sync exceeds the CUDA event time (" + number(event) + " ms) by " +
+                       number(*gap) + " ms in three samples of four";
+  if (machine > 0) reason += " (the baselines timed beside it: " + number(machine) + " ms)";
   return reason + ": work runs outside the timed stream";
 }
 

@@ -86,7 +86,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
     if (policy.check_hidden_work && timing.method == "cuda_event_cold_l2") {
       std::vector<const TimingMessage*> controls;  // the baselines timed beside it
       for (const TimingMessage& other : timings) {
-        if (!other.candidate() && other.at.case_name == timing.at.case_name && other.at.dtype == timing.at.dtype) {
+        if (!other.candidate() && other.at.same_case(timing.at.case_name.value_or(""), timing.at.dtype.value_or(""))) {
           controls.push_back(&other);
         }
       }
