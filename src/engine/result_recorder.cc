@@ -21,8 +21,23 @@ ResultRecorder::ResultRecorder(const std::vector<Submission>& submissions, Resum
       unjudged_(submissions.size()),
       partial_results_(results_file),
       progress_(log, index.pending.size(), progress, ::isatty(2)) {
-  for (const auto& r : index_.results) {
-    if (r) partial_results_ << r->to_json().dump() << "\n" << std::flush;  // bad and resumed ones
+  for (size_t i = 0; i < index_.results.size(); ++i) {
+    const auto& r = index_.results[i];
+    if (!r) continue;
+    partial_results_ << r->to_json().dump() << "\n" << std::flush;  // bad and resumed ones
+    tell(i, *r);
+  }
+}
+
+void ResultRecorder::tell(size_t line, const SubmissionResult& result) const {
+  if (!context_.on_result) return;
+  context_.on_result(result);
+  for (auto [later, first] : index_.same_code_as) {
+    if (first != line) continue;
+    SubmissionResult copy = result;
+    copy.id = submissions_[later].id;
+    copy.origin = submissions_[later].origin;
+    context_.on_result(copy);
   }
 }
 
@@ -42,7 +57,7 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   result.static_flags = scan.flags;
   result.job_seconds = job_seconds(facts);
   result.set_call(verdict_counts_as_call(result.judgement.verdict));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   fill_case_results(result, task, facts, context_.speedup_baseline, settings.device == "cuda",
                     context_.ceilings, context_.golden_record);
   const RecordContext record = record_context(task, settings, context_.suite_label, s.code);
@@ -52,6 +67,9 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   stored = std::move(result);
   partial_results_ << stored->to_json().dump() << "\n" << std::flush;
   progress_.finished_one(stored->exec(), stored->id + " " + std::string(verdict_name(stored->judgement.verdict)));
+  const SubmissionResult told = *stored;
+  lock.unlock();
+  tell(i, told);
 }
 
 void ResultRecorder::leave_unjudged(size_t i, const std::string& why) {

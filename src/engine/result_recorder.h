@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -26,6 +27,10 @@
 
 namespace keval {
 
+// Told each result as soon as it is settled (bad, resumed or judged), from a slot's thread;
+// keval serve answers its clients from it without waiting for the rest of the batch.
+using ResultListener = std::function<void(const SubmissionResult&)>;
+
 // What every result of the run is judged, figured and stored with.
 struct RecordingContext {
   Store& store;
@@ -35,6 +40,7 @@ struct RecordingContext {
   std::string speedup_baseline;       // what speedups are over ("" = none)
   const Ceilings* ceilings;           // null: no efficiency
   const GoldenRecord* golden_record;  // null: the goldens are timed in the run
+  ResultListener on_result = {};      // empty: nobody is told before the run ends
 };
 
 class ResultRecorder {
@@ -54,6 +60,9 @@ class ResultRecorder {
   RunOutput output(std::vector<const Submission*>& scored);
 
  private:
+  // `result` (line `line`'s) to the listener, and a copy to each later line with the same code.
+  void tell(size_t line, const SubmissionResult& result) const;
+
   const std::vector<Submission>& submissions_;
   ResumeIndex& index_;
   RecordingContext context_;

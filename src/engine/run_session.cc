@@ -27,7 +27,8 @@
 namespace keval {
 
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
-                      const RunOptions& options, std::ostream& log, WarmEngine* warm) {
+                      const RunOptions& options, std::ostream& log, WarmEngine* warm,
+                      const ResultListener& on_result) {
   if (options.sanitize) warm = nullptr;  // sanitizer runners end after every job: nothing stays warm
   check_tasks_glob(suite, options.tasks_glob, submissions);
   OutLock out_lock(options.out);
@@ -95,7 +96,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   const std::string speedup_baseline = recorded ? "golden" : baseline_name;
   ResultRecorder recorder(submissions, index,
                           {store, run_id, settings, options.suite_label, speedup_baseline,
-                           ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr},
+                           ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr, on_result},
                           options.out / "results.jsonl", log, options.progress);
   scheduler.run(suite, submissions, index, settings, options.batch_variants, recorder);
   recorder.close();

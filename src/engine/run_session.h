@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/run_options.h"
+#include "engine/result_recorder.h"
 #include "engine/run_output.h"
 #include "engine/warm_engine.h"
 #include "submission/submission.h"
@@ -15,8 +16,10 @@ namespace keval {
 // Throws std::runtime_error (HarnessError, StoreError, OutFolderBusy) with a one-line reason
 // when the run itself cannot go on; a bad submission is a result, never an exception.
 // `warm`: the device and slots a previous run left there are used, and this run's are left
-// there (warm_engine.h); its runs must share the device and slot options.
+// there (warm_engine.h); its runs must share the device and slot options. `on_result` is told
+// each result as soon as it is settled, before the run ends.
 RunOutput run_session(const Suite& suite, const std::vector<Submission>& submissions,
-                      const RunOptions& options, std::ostream& log, WarmEngine* warm = nullptr);
+                      const RunOptions& options, std::ostream& log, WarmEngine* warm = nullptr,
+                      const ResultListener& on_result = {});
 
 }  // namespace keval

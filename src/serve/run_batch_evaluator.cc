@@ -5,7 +5,8 @@
 
 namespace keval {
 
-std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submission>& batch, const Preset& preset) {
+std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submission>& batch, const Preset& preset,
+                                                        const EachResult& on_each) {
   RunOptions options = base_;
   options.seeds = preset.seeds;
   options.timing = base_.timing && preset.timing;
@@ -13,7 +14,12 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
   if (base_.timeout_s == 0) options.timeout_s = preset.timeout_s;  // --timeout wins over the preset
   options.progress = false;
   options.submissions_label = "keval serve (preset " + preset.name + ")";
-  RunOutput output = run_session(suite_, batch, options, log_, &warm_);
+  std::map<std::string, size_t> index_of;  // origin -> place in the batch
+  for (size_t i = 0; i < batch.size(); ++i) index_of[batch[i].origin] = i;
+  const ResultListener tell = [&](const SubmissionResult& result) {
+    if (auto it = index_of.find(result.origin); it != index_of.end() && on_each) on_each(it->second, result.to_json());
+  };
+  RunOutput output = run_session(suite_, batch, options, log_, &warm_, tell);
   environment_ = output.summary.value("environment", nlohmann::json(nullptr));
   std::map<std::string, nlohmann::json> by_origin;
   for (const auto& r : output.results) by_origin[r.origin] = r.to_json();

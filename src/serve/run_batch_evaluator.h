@@ -16,7 +16,8 @@ class RunBatchEvaluator : public BatchEvaluator {
   // `base`: the server's run options (out, device, jobs, python, sandbox, timeout).
   RunBatchEvaluator(const Suite& suite, RunOptions base, std::ostream& log)
       : suite_(suite), base_(std::move(base)), log_(log) {}
-  std::vector<nlohmann::json> evaluate(const std::vector<Submission>& batch, const Preset& preset) override;
+  std::vector<nlohmann::json> evaluate(const std::vector<Submission>& batch, const Preset& preset,
+                                       const EachResult& on_each) override;
   nlohmann::json describe() const override;
 
  private:

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <future>
 
 #include "common/scratch_dir_for_test.h"
 #include "serve/job_queue.h"
@@ -16,7 +17,10 @@ class FakeEvaluator : public BatchEvaluator {
  public:
   std::vector<std::vector<std::string>> batches;
   bool harness_fails = false;
-  std::vector<nlohmann::json> evaluate(const std::vector<Submission>& batch, const Preset& preset) override {
+  // Told the first result early, the evaluation waits here until the test lets it end.
+  std::optional<std::shared_future<void>> hold_after_first;
+  std::vector<nlohmann::json> evaluate(const std::vector<Submission>& batch, const Preset& preset,
+                                       const EachResult& on_each) override {
     if (harness_fails) throw std::runtime_error("no runner");
     batches.emplace_back();
     std::vector<nlohmann::json> results;
@@ -28,6 +32,10 @@ class FakeEvaluator : public BatchEvaluator {
                          {"speedup", fail ? nlohmann::json(nullptr) : nlohmann::json(1.6)},
                          {"speedup_ci", nullptr}, {"static_flags", nlohmann::json::array()},
                          {"preset", preset.name}});
+    }
+    if (hold_after_first) {
+      on_each(0, results.at(0));
+      hold_after_first->wait();
     }
     return results;
   }
@@ -141,6 +149,26 @@ TEST(ServiceTest, EvaluateAnswersTheResultWithTheRawFactsWhenItIsReadyInTime) {
   EXPECT_EQ(a.body["reward_rung"], "speedup>=1.5");
   EXPECT_TRUE(a.body["hack_flags"].empty());
   EXPECT_EQ(a.body["result"]["preset"], "quick");
+}
+
+TEST(ServiceTest, AJobIsAnsweredAsSoonAsItsResultIsKnownNotWhenItsBatchEnds) {
+  Fixture f;
+  JobQueue queue(f.dir.path() / "q.db");
+  FakeEvaluator evaluator;
+  std::promise<void> release;
+  evaluator.hold_after_first = release.get_future().share();
+  Service service(queue, f.suite, evaluator, {});
+  const std::string first = service.evaluate(kRelu, "k1", 0.0).body["id"];
+  const std::string second = service.evaluate(R"({"task": "relu", "code": "FAIL", "id": "b"})", "k2", 0.0).body["id"];
+  service.start();
+  const Answer early = service.job(first, 30.0);  // the batch is still held
+  EXPECT_EQ(early.body["state"], "done");
+  EXPECT_EQ(early.body["verdict"], "pass");
+  EXPECT_EQ(service.job(second, 0.0).body["state"], "running");
+  release.set_value();
+  EXPECT_EQ(service.job(second, 30.0).body["verdict"], "mismatch");
+  service.stop();
+  EXPECT_EQ(evaluator.batches.size(), 1u);
 }
 
 TEST(ServiceTest, ARetryWithTheSameKeyGetsTheSameJobAndIsJudgedOnce) {

@@ -160,17 +160,32 @@ bool Service::work_once() {
                                       job.request.value("id", ""), "job:" + job.id));
   }
   const double t0 = now();
+  // Each job ends as soon as its result is known: a cheap failure is not held back by the
+  // batch's slowest candidate.
+  std::vector<char> settled(jobs.size(), 0);
+  std::mutex settled_mutex;
+  auto settle = [&](size_t i, const nlohmann::json* result, const std::string& error) {
+    {
+      std::lock_guard<std::mutex> lock(settled_mutex);
+      if (settled.at(i)) return;
+      settled[i] = 1;
+    }
+    if (result) {
+      queue_.finish(jobs[i].id, *result);
+      metrics_.finished(result->value("verdict", "unknown"), now() - jobs[i].created_at);
+    } else {
+      queue_.fail(jobs[i].id, error);
+      metrics_.finished("failed", now() - jobs[i].created_at);
+    }
+    notify();
+  };
   try {
-    const auto results = evaluator_.evaluate(batch, preset);
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      queue_.finish(jobs[i].id, results.at(i));
-      metrics_.finished(results.at(i).value("verdict", "unknown"), now() - jobs[i].created_at);
-    }
+    const auto results = evaluator_.evaluate(batch, preset, [&](size_t i, const nlohmann::json& result) {
+      settle(i, &result, "");
+    });
+    for (size_t i = 0; i < jobs.size(); ++i) settle(i, &results.at(i), "");
   } catch (const std::exception& e) {
-    for (const auto& job : jobs) {
-      queue_.fail(job.id, std::string("harness: ") + e.what());
-      metrics_.finished("failed", now() - job.created_at);
-    }
+    for (size_t i = 0; i < jobs.size(); ++i) settle(i, nullptr, std::string("harness: ") + e.what());
   }
   metrics_.batch(jobs.size(), now() - t0);
   notify();
