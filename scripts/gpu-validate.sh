@@ -118,10 +118,10 @@ PY
                    > "$LOG/llm-$name-judges.txt" 2>&1; echo "rc=$?" >> "$LOG/llm-$name-judges.txt"; } &
             done; wait
             for f in "$LOG"/llm-*-judges.txt; do echo "== $f"; tail -n 30 "$f"; done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
-    hostile) KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_KEEP=1 $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
+    hostile) runs=/var/tmp/kv-hostile-runs  # fixed: a cut step's verdicts are found there (and a rerun resumes)
+          KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS KEVAL_HOSTILE_RUNS_DIR=$runs $T $KEVAL_PYTHON -m pytest -q tests/hostile > "$LOG/hostile.txt" 2>&1; rc=$?
           # the verdicts so far, also when the step was cut (results.jsonl grows as they come)
-          runs=$(ls -td /tmp/keval-hostile-runs-*/ 2>/dev/null | head -n 1)
-          cp "${runs}out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
+          cp "$runs/out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;

@@ -8,6 +8,7 @@ reference, no golden and no way to the controller: its replies are evidence the 
 and forwards, never facts by themselves (docs/trust.md).
 """
 
+import itertools
 import os
 import sys
 import time
@@ -47,6 +48,7 @@ class Guest:
         self.rotations = {}  # case key -> InputRotation
         self.kept = {}  # case key -> seed -> first outputs on the device (timed calls repeat them)
         self.imports = {}  # case key -> the device mappings of its input sets
+        self.cover_us = {}  # case key -> the launch cover fitted to its call after the warm-up
         self.sampler = None
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
@@ -225,9 +227,14 @@ class Guest:
         rotation = self.rotations[header["key"]]
         try:
             with torch.no_grad():
-                for k in range(int(header.get("count") or 0)):
+                count = int(header.get("count") or 0)
+                for k in range(count):
                     rotation.prepare(k)()
                 self.synchronize()
+                following = itertools.count(count)
+                cap_us = header.get("cover_cap_us")
+                self.cover_us[header["key"]] = self.sampler.fit_cover(
+                    lambda: rotation.prepare(next(following)), float(cap_us) if cap_us is not None else None)
         except (Exception, SystemExit) as exc:
             self.reply(self.failed(exc))
             self.check_device()
@@ -239,7 +246,8 @@ class Guest:
         try:
             with torch.no_grad():
                 l2 = self.sampler.reset_l2()
-                event_ms, host_ms, cover_ms, output = self.sampler.take(rotation.prepare(int(header["k"])))
+                event_ms, host_ms, cover_ms, output = self.sampler.take(rotation.prepare(int(header["k"])),
+                                                                        self.cover_us.get(header["key"]))
                 if rotation.observe is not None:
                     rotation.observe(int(header["index"]), output)
         except (Exception, SystemExit) as exc:

@@ -5,9 +5,11 @@ speedup. Each contender has its own input rotation and its own stopping rule (ti
 the loop runs until every contender has stopped. CUDA samples: L2 flush and input rotation
 outside the timed region (finished before the sample starts), then a launch cover (launch_cover.py:
 the start event waits behind it while the host enqueues the call, so the host's launch latency
-stays out of the sample), CUDA events around one call, host time to a device-wide synchronize
+stays out of the sample; fitted to each contender's call after its warm-up), CUDA events around one call, host time to a device-wide synchronize
 beside it (less the cover). CPU samples: wall-clock.
 """
+
+import gc
 
 import torch
 
@@ -37,8 +39,27 @@ class Sampler:
         """The persisting-L2 limit found since the last reset (0 without the driver's calls)."""
         return self.l2.reset() if self.l2 is not None else 0
 
-    def take(self, call) -> tuple:
-        """(event_ms, host_ms or None, cover_ms or None, output) of one call."""
+    def fit_cover(self, next_call, cap_us=None):
+        """The cover length (µs) for the calls next_call() readies, at most `cap_us`; None
+        without a cover."""
+        if self.cover is None:
+            return None
+        return self.cover.fit_us(next_call, _clock, lambda: _synchronize(self.device), cap_us)
+
+    def take(self, call, cover_us=None) -> tuple:
+        """(event_ms, host_ms or None, cover_ms or None, output) of one call; `cover_us`: the
+        launch cover's length (default: the settings')."""
+        # A collection inside a sample is the process's, not the call's: it differs between the
+        # warden and the guest, and would bias one side.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._take(call, cover_us)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _take(self, call, cover_us):
         if not self.cuda:
             start = _clock()
             output = call()
@@ -49,7 +70,7 @@ class Sampler:
         _synchronize(self.device)
         host_start = _clock()
         if self.cover is not None:
-            self.cover.start()
+            self.cover.start(cover_us)
         self.start_event.record()
         output = call()
         self.end_event.record()
@@ -78,19 +99,22 @@ class Contender:
         self.cover_ms = []  # per sample: the launch cover's length (none without a cover)
         self.sm_mhz = []  # per kept sample: the SM clock read after it (dataset provenance)
         self.sm_default_mhz = None
+        self.cover_us = None  # the launch cover fitted to this contender's call (None: the settings')
 
     def next_call(self):
         call = self.prepare(self.k)
         self.k += 1
         return call
 
-    def warm_up(self, count: int) -> None:
+    def warm_up(self, count: int, sampler: Sampler, cover_cap_us=None) -> None:
+        """`count` calls, then the launch cover fitted to the call (at most `cover_cap_us`)."""
         for _ in range(count):
             self.next_call()()
+        self.cover_us = sampler.fit_cover(self.next_call, cover_cap_us)
 
     def sample(self, sampler: Sampler) -> tuple:
         """(event_ms, host_ms, cover_ms, output) of the next call."""
-        return sampler.take(self.next_call())
+        return sampler.take(self.next_call(), self.cover_us)
 
     def charge_l2(self, sampler: Sampler) -> None:
         """The limit a call of this contender may have raised, read (and reset) after it."""
@@ -131,8 +155,16 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     last = None  # the contender whose call ran last
     low_clock = float(timing_setting(settings, "low_clock_fraction"))
 
-    for contender in contenders:
-        contender.warm_up(int(timing_setting(settings, "warmup")))
+    # The baselines first: the candidate's cover may outlast its enqueue only as long as theirs
+    # do, so host work of its own (say, the answer computed on the CPU) stays in its samples.
+    # A candidate timed alone keeps the settings' cover.
+    base_us = float(timing_setting(settings, "launch_cover_us"))
+    trusted_us = [base_us]
+    for contender in sorted(contenders, key=lambda c: c.who == "candidate"):
+        cap_us = max(trusted_us) if contender.who == "candidate" else None
+        contender.warm_up(int(timing_setting(settings, "warmup")), sampler, cap_us)
+        if contender.who != "candidate" and contender.cover_us:
+            trusted_us.append(contender.cover_us)
         contender.charge_l2(sampler)
     began = _clock()
     active = list(contenders)
