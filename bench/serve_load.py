@@ -11,8 +11,9 @@ The mix, per task: the golden (correct), a subtly broken golden (mismatch), the 
 submissions of that task (examples/submissions.jsonl), and cheap broken ones (no entry, a syntax
 error) for --cheap-share of the requests. Every candidate is a distinct copy (a comment in each
 kernel), so each is judged anew rather than answered from keval.db. Prints judged/hour, p50 and
-p99 latency of an answer (first send to result), verdict counts, and lost jobs; exits 1 when a
-job was lost or failed. Works against a CPU-mode server too (`keval serve --device cpu`).
+p99 latency of an answer (first send to result), verdict counts, lost jobs (accepted, then
+unknown, or answered as another job) and those still unanswered at --deadline; exits 1 when a
+job was lost, failed or unanswered. Works against a CPU-mode server too (`keval serve --device cpu`).
 """
 import argparse
 import json
@@ -86,11 +87,15 @@ def judge_one(client, key, body, deadline, stats):
             with stats.lock:
                 stats.retries += 1
             time.sleep(0.5)  # the server is down or restarting: retry with the same key
-    raise LostJob(f"{key}: no answer before the deadline (job {job_id})")
+    raise Unanswered(f"{key}: no answer before the deadline (job {job_id})")
 
 
 class LostJob(Exception):
     pass
+
+
+class Unanswered(Exception):
+    """Not lost: the load's deadline came first."""
 
 
 class Stats:
@@ -99,6 +104,7 @@ class Stats:
         self.latencies = []
         self.verdicts = {}
         self.lost = []
+        self.unanswered = []
         self.failed = []
         self.retries = 0
         self.job_of_key = {}
@@ -141,6 +147,10 @@ def main():
                 with stats.lock:
                     stats.lost.append(str(e))
                 continue
+            except Unanswered as e:
+                with stats.lock:
+                    stats.unanswered.append(str(e))
+                continue
             with stats.lock:
                 if answer["state"] != "done":
                     stats.failed.append(f"{key}: {answer['state']}: {answer.get('error', '')}")
@@ -161,19 +171,21 @@ def main():
     figures = {"clients": args.clients, "requests": len(plan), "judged": len(lat), "wall_s": round(wall, 1),
                "judged_per_hour": round(len(lat) / wall * 3600, 1) if wall > 0 else None,
                "p50_s": pct(0.50), "p99_s": pct(0.99), "mean_s": statistics.mean(lat) if lat else None,
-               "lost": len(stats.lost), "failed": len(stats.failed), "connection_retries": stats.retries,
+               "lost": len(stats.lost), "failed": len(stats.failed), "unanswered": len(stats.unanswered),
+               "connection_retries": stats.retries,
                "verdicts": stats.verdicts, "lost_examples": stats.lost[:5], "failed_examples": stats.failed[:5]}
     print(f"{figures['judged']} of {len(plan)} judged in {wall:.1f} s by {args.clients} clients: "
           f"{figures['judged_per_hour']} judged/hour; latency p50 {figures['p50_s'] and round(figures['p50_s'], 2)} s, "
           f"p99 {figures['p99_s'] and round(figures['p99_s'], 2)} s; lost {len(stats.lost)}, failed {len(stats.failed)}, "
+          f"unanswered at the deadline {len(stats.unanswered)}, "
           f"connection retries {stats.retries}")
     print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.verdicts.items())))
-    for line in stats.lost[:5] + stats.failed[:5]:
+    for line in stats.lost[:5] + stats.failed[:5] + stats.unanswered[:3]:
         print("  " + line)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=2)
-    return 1 if stats.lost or stats.failed else 0
+    return 1 if stats.lost or stats.failed or stats.unanswered else 0
 
 
 if __name__ == "__main__":
