@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "engine/run_options.h"
+
 namespace keval {
 namespace {
 
@@ -41,6 +43,17 @@ TEST(TimingSettingsTest, StoppingFiguresAreTheRunnersDefaults) {
   EXPECT_DOUBLE_EQ(sent["low_clock_fraction"].get<double>(), 0.75);
   EXPECT_DOUBLE_EQ(sent["launch_cover_us"].get<double>(), 200);
   EXPECT_DOUBLE_EQ(sent["min_seconds"].get<double>(), 0);
+}
+
+TEST(SlotsPerGpuTest, JobsWinElseHalfTheCoresPerGpuFromTwoToEightOnCudaAndTwoOnTheCpu) {
+  EXPECT_EQ(slots_per_gpu(5, "cuda", 16, 1), 5);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1), 8);   // the H200 machine
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 128, 8), 8);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 32, 2), 8);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 24, 4), 3);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 2, 1), 2);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 0, 1), 2);    // cores unknown
+  EXPECT_EQ(slots_per_gpu(0, "cpu", 64, 1), 2);
 }
 
 }  // namespace

@@ -14,13 +14,13 @@ SlotPool::SlotPool(std::unique_ptr<WorkerSlot> first, const RunOptions& options,
     int count = device == "cuda" ? std::max(1, probe.value("gpu_count", 1)) : 1;
     for (int g = 0; g < count; ++g) gpus_.push_back(g);
   }
-  const int per_gpu = options.jobs > 0 ? options.jobs : 2;
-  const size_t most = static_cast<size_t>(per_gpu) * gpus_.size();
-  const int wanted = static_cast<int>(std::max<size_t>(1, std::min(most, work_items)));
   // A timing job that waits for a CPU core reads host times far above its event times, which
   // the hidden-work check takes for work outside the timed stream (seen on the H200 at 20
   // slots on 16 cores).
   const unsigned cores = std::thread::hardware_concurrency();
+  const int per_gpu = slots_per_gpu(options.jobs, device, cores, gpus_.size());
+  const size_t most = static_cast<size_t>(per_gpu) * gpus_.size();
+  const int wanted = static_cast<int>(std::max<size_t>(1, std::min(most, work_items)));
   if (device == "cuda" && cores > 0 && static_cast<unsigned>(wanted) >= cores) {
     std::cerr << "keval: warning: " << wanted << " slots on " << cores
               << " CPU cores: timing jobs may wait for a core, and honest kernels may then be "

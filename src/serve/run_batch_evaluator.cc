@@ -39,7 +39,7 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
 }
 
 nlohmann::json RunBatchEvaluator::describe() const {
-  return {{"device", base_.device}, {"jobs", base_.jobs > 0 ? base_.jobs : 2}, {"timing", base_.timing},
+  return {{"device", base_.device}, {"jobs", base_.jobs > 0 ? nlohmann::json(base_.jobs) : nlohmann::json("auto")}, {"timing", base_.timing},
           {"environment", environment_}};
 }
 
