@@ -29,9 +29,10 @@ from .request_check import timing_setting
 _Event = torch.cuda.Event
 
 _THREADS_PER_BLOCK = 1024
-# The longest cover a call can get; its probe runs behind one this long. A call that takes
-# longer than this to enqueue is measured with its host gaps in (and is host-bound anyway).
-MAX_COVER_US = 20_000
+# The longest cover a call can get; its probes run behind one this long (three per contender
+# and timed case, so its length is GPU time each timing job spends). A call that takes longer
+# than this to enqueue is measured with its host gaps in (and is host-bound anyway).
+MAX_COVER_US = 5_000
 _FIT_PROBES = 3
 
 

@@ -66,14 +66,14 @@ def test_a_call_that_waits_for_the_gpu_keeps_the_settings_cover():
 def test_no_call_gets_more_than_the_longest_cover():
     launch_cover, kernel = cover()
     clock = FakeClock(kernel)
-    assert launch_cover.fit_us(clock.call_taking(enqueue_us=15_000), clock, lambda: None) == MAX_COVER_US
+    assert launch_cover.fit_us(clock.call_taking(enqueue_us=4_000), clock, lambda: None) == MAX_COVER_US
 
 
 def test_the_cap_bounds_the_fitted_cover_but_never_goes_under_the_settings_cover():
     launch_cover, kernel = cover()
     clock = FakeClock(kernel)
-    assert launch_cover.fit_us(clock.call_taking(enqueue_us=5_000), clock, lambda: None, cap_us=800) == 800
-    assert launch_cover.fit_us(clock.call_taking(enqueue_us=5_000), clock, lambda: None, cap_us=50) == 200
+    assert launch_cover.fit_us(clock.call_taking(enqueue_us=4_000), clock, lambda: None, cap_us=800) == 800
+    assert launch_cover.fit_us(clock.call_taking(enqueue_us=4_000), clock, lambda: None, cap_us=50) == 200
 
 
 def test_the_candidates_cover_is_capped_by_its_baselines_covers():
