@@ -1,6 +1,9 @@
 // keval serve: an HTTP evaluation service (src/serve/, docs/scale.md).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <thread>
 
 #include "cli/commands.h"
 #include "serve/http_server.h"
@@ -34,6 +37,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
   auto reward_file = std::make_shared<std::string>();
   auto no_timing = std::make_shared<bool>(false);
   auto no_sandbox = std::make_shared<bool>(false);
+  auto lanes = std::make_shared<int>(1);
   cmd->add_option("--suite", *suite_dir, "suite folder (or KIND:PATH)")->required();
   cmd->add_option("--port", http->port, "TCP port")->required()->check(CLI::Range(0, 65535));
   cmd->add_option("--host", http->host, "address to listen on (default 127.0.0.1)");
@@ -47,7 +51,10 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--preset", service->default_preset, "preset of requests that name none: quick (default), standard, thorough")
       ->check(CLI::IsMember({"quick", "standard", "thorough"}));
   cmd->add_option("--reward-config", *reward_file, "JSON ladder that adds a shaped reward to each answer (docs/scale.md)");
-  cmd->add_option("--max-batch", service->max_batch, "queued jobs one evaluation run takes at most (default 64)")
+  cmd->add_option("--lanes", *lanes, "batches judged at once, each on its share of the slots, so one waiting for its "
+                  "slowest job does not hold back the queue (default 1; OUT/lane-N each)")->check(CLI::Range(1, 16));
+  cmd->add_option("--max-batch", service->max_batch, "queued jobs one evaluation run takes at most (default 64; with "
+                  "--lanes, twice a lane's slots)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--batch-wait", service->gather_s, "seconds an idle server waits after a request for others to batch with it (default 0.25)")
       ->check(CLI::Range(0.0, 60.0));
@@ -78,8 +85,30 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
                   << " job(s) were running when the server stopped; queued again (finished evaluations resume)\n";
       }
       std::ofstream log(base.out / "logs" / "serve.log", std::ios::app);
-      RunBatchEvaluator evaluator(suite, base, log);
-      Service svc(queue, suite, evaluator, service_options);
+      std::vector<std::unique_ptr<RunBatchEvaluator>> evaluators;
+      std::vector<BatchEvaluator*> lane_list;
+      std::vector<std::unique_ptr<std::ofstream>> lane_logs;  // one per lane: they write at once
+      if (*lanes == 1) {
+        evaluators.push_back(std::make_unique<RunBatchEvaluator>(suite, base, log));
+      } else {
+        // Each lane has its slots and its folder (keval.db, logs, work); the GPUs' gates are
+        // one set, so a timing job has its GPU alone against every lane.
+        const int per_gpu = slots_per_gpu(base.jobs, base.device == "cpu" ? "cpu" : "cuda",
+                                          std::thread::hardware_concurrency(), 1);
+        const int lane_jobs = std::max(1, per_gpu / *lanes);
+        if (service->max_batch == ServiceOptions{}.max_batch) service_options.max_batch = 2 * static_cast<size_t>(lane_jobs);
+        auto gates = std::make_shared<GpuGates>();
+        for (int i = 0; i < *lanes; ++i) {
+          RunOptions lane = base;
+          lane.out = base.out / ("lane-" + std::to_string(i));
+          lane.jobs = lane_jobs;
+          std::filesystem::create_directories(lane.out / "logs");
+          lane_logs.push_back(std::make_unique<std::ofstream>(lane.out / "logs" / "serve.log", std::ios::app));
+          evaluators.push_back(std::make_unique<RunBatchEvaluator>(suite, lane, *lane_logs.back(), gates));
+        }
+      }
+      for (auto& evaluator : evaluators) lane_list.push_back(evaluator.get());
+      Service svc(queue, suite, lane_list, service_options);
       serve_http(svc, http_options);
       return 0;
     };

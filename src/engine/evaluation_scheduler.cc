@@ -41,11 +41,11 @@ std::string submission_suffix(const Task& task) {
 
 }  // namespace
 
-EvaluationScheduler::EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root)
+EvaluationScheduler::EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root, GpuGates* shared_gates)
     : pool_(pool), work_root_(std::move(work_root)) {
+  GpuGates& gates = shared_gates ? *shared_gates : own_gates_;
   for (int g : pool_.gpus()) {
-    evaluation_gates_.try_emplace(g);
-    device_gates_[g].set_hold_file(std::filesystem::absolute(work_root_ / ("device-hold-" + std::to_string(g))));
+    gates_[g] = gates.of(g, std::filesystem::absolute(work_root_ / ("device-hold-" + std::to_string(g))));
   }
 }
 
@@ -70,10 +70,10 @@ void EvaluationScheduler::run_one_per_job(const Suite& suite, const std::vector<
     const StaticScan scan = scan_python_source(submissions[i].code, task.entry);
     EvaluationFacts facts;
     {
-      EvaluationGate& evaluations = evaluation_gates_.at(runner.gpu());
-      EvaluationGateShare place(evaluations);
-      facts = evaluate_submission(runner, task, settings, dirs, &device_gates_.at(runner.gpu()),
-                                  pool_.sanitizer_of(runner), &evaluations, scan.harness_reach());
+      const GpuGates::Pair gates = gates_.at(runner.gpu());
+      EvaluationGateShare place(*gates.evaluation);
+      facts = evaluate_submission(runner, task, settings, dirs, gates.device, pool_.sanitizer_of(runner),
+                                  gates.evaluation, scan.harness_reach());
     }
     recorder.record(i, task, facts, scan);
   }, [&](size_t p, const std::string& what) { recorder.leave_unjudged(pending[p], what); });
@@ -87,11 +87,12 @@ void EvaluationScheduler::run_variant_batches(const Suite& suite, const std::vec
     const Task& task = *suite.find(submissions[batches[b].front()].task);
     std::vector<std::filesystem::path> code_files;
     for (size_t i : batches[b]) code_files.push_back(write_code(submissions[i], index.keys[i], task).code_file());
-    EvaluationGateShare place(evaluation_gates_.at(runner.gpu()));
+    const GpuGates::Pair gates = gates_.at(runner.gpu());
+    EvaluationGateShare place(*gates.evaluation);
     // each variant is stored as it finishes: a sweep stopped midway resumes after it
     evaluate_variant_batch(runner, task, settings, code_files,
                            work_root_ / ("sweep-" + index.keys[batches[b].front()].substr(0, 16)),
-                           &device_gates_.at(runner.gpu()), [&](size_t k, EvaluationFacts facts) {
+                           gates.device, [&](size_t k, EvaluationFacts facts) {
                              const size_t i = batches[b][k];
                              recorder.record(i, task, facts, scan_python_source(submissions[i].code, task.entry));
                            });
@@ -113,7 +114,8 @@ JobDirs EvaluationScheduler::write_code(const Submission& submission, const std:
 }
 
 void EvaluationScheduler::log_memory_limits(std::ostream& log) const {
-  for (const auto& [g, gate] : evaluation_gates_) {
+  for (const auto& [g, gates] : gates_) {
+    const EvaluationGate& gate = *gates.evaluation;
     if (gate.out_of_memory() > 0) {
       log << "keval: " << gate.out_of_memory() << " job(s) ran out of device memory on GPU " << g
           << " beside other evaluations and fit alone; each halved how many evaluations run there at once"

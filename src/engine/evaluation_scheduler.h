@@ -12,8 +12,7 @@
 #include <ostream>
 #include <vector>
 
-#include "engine/device_gate.h"
-#include "engine/evaluation_gate.h"
+#include "engine/gpu_gates.h"
 #include "engine/job_plan.h"
 #include "engine/resume_index.h"
 #include "engine/result_recorder.h"
@@ -26,8 +25,9 @@ namespace keval {
 
 class EvaluationScheduler {
  public:
-  // Job folders go below `work_root`, and so do the device gates' hold files.
-  EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root);
+  // Job folders go below `work_root`, and so do the device gates' hold files. `shared_gates`:
+  // gates other schedulers use at the same time on the same GPUs (null: the run's own).
+  EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root, GpuGates* shared_gates = nullptr);
 
   // Evaluates `index.pending` and hands each outcome to `recorder`; an evaluation that throws
   // leaves its submission unjudged. With `batch_variants` (keval sweep's own variants) a task's
@@ -47,8 +47,8 @@ class EvaluationScheduler {
 
   SlotPool& pool_;
   std::filesystem::path work_root_;
-  std::map<int, DeviceGate> device_gates_;
-  std::map<int, EvaluationGate> evaluation_gates_;
+  GpuGates own_gates_;
+  std::map<int, GpuGates::Pair> gates_;  // by GPU
 };
 
 }  // namespace keval

@@ -91,7 +91,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   }
   SlotPool& pool = own_pool ? *own_pool : *warm->pool;
   environment["sandbox"] = sandbox.describe();  // with the leased uids
-  EvaluationScheduler scheduler(pool, work_root);
+  EvaluationScheduler scheduler(pool, work_root, warm ? warm->gates.get() : nullptr);
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
   const std::string speedup_baseline = recorded ? "golden" : baseline_name;
   ResultRecorder recorder(submissions, index,
@@ -101,7 +101,11 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   scheduler.run(suite, submissions, index, settings, options.batch_variants, recorder);
   recorder.close();
   if (warm) {
-    if (own_pool) *warm = WarmEngine{probed.device, probed.probe, std::move(own_pool)};
+    if (own_pool) {
+      warm->device = probed.device;
+      warm->probe = probed.probe;
+      warm->pool = std::move(own_pool);
+    }
   } else {
     pool.ask_to_leave();
   }

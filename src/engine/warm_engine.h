@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/gpu_gates.h"
 #include "engine/slot_pool.h"
 
 namespace keval {
@@ -15,6 +16,7 @@ struct WarmEngine {
   std::string device;     // what the probe resolved: "cuda" or "cpu"
   nlohmann::json probe;   // the runner's probe facts
   std::unique_ptr<SlotPool> pool;  // null until a run has started one
+  std::shared_ptr<GpuGates> gates;  // shared with other engines on the same GPUs (null: each run its own)
   bool started() const { return pool != nullptr; }
 };
 

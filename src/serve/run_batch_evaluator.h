@@ -3,6 +3,7 @@
 // evaluation lands in OUT/keval.db and one judged before (same evaluation key: the same code,
 // task, preset and settings) is answered from there without running again. The device probe
 // and the worker slots of the first batch stay warm for the next ones.
+#include <memory>
 #include <ostream>
 
 #include "engine/run_session.h"
@@ -14,8 +15,11 @@ namespace keval {
 class RunBatchEvaluator : public BatchEvaluator {
  public:
   // `base`: the server's run options (out, device, jobs, python, sandbox, timeout).
-  RunBatchEvaluator(const Suite& suite, RunOptions base, std::ostream& log)
-      : suite_(suite), base_(std::move(base)), log_(log) {}
+  // `gates`: the GPUs' gates, shared by every lane of the server.
+  RunBatchEvaluator(const Suite& suite, RunOptions base, std::ostream& log, std::shared_ptr<GpuGates> gates = nullptr)
+      : suite_(suite), base_(std::move(base)), log_(log) {
+    warm_.gates = std::move(gates);
+  }
   std::vector<nlohmann::json> evaluate(const std::vector<Submission>& batch, const Preset& preset,
                                        const EachResult& on_each) override;
   nlohmann::json describe() const override;

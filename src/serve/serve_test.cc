@@ -171,6 +171,27 @@ TEST(ServiceTest, AJobIsAnsweredAsSoonAsItsResultIsKnownNotWhenItsBatchEnds) {
   EXPECT_EQ(evaluator.batches.size(), 1u);
 }
 
+TEST(ServiceTest, AnotherLaneTakesNewJobsWhileOneWaitsForItsSlowestJob) {
+  Fixture f;
+  JobQueue queue(f.dir.path() / "q.db");
+  std::promise<void> release;
+  FakeEvaluator lane_a, lane_b;  // each holds its batch after its first result
+  lane_a.hold_after_first = lane_b.hold_after_first = release.get_future().share();
+  Service service(queue, f.suite, std::vector<BatchEvaluator*>{&lane_a, &lane_b}, {});
+  service.start();
+  const std::string first = service.evaluate(kRelu, "k1", 0.0).body["id"];
+  ASSERT_EQ(service.job(first, 30.0).body["state"], "done");  // its lane is still held
+  const std::string second = service.evaluate(R"({"task": "relu", "code": "FAIL", "id": "b"})", "k2", 0.0).body["id"];
+  const Answer answered = service.job(second, 30.0);
+  EXPECT_EQ(answered.body["state"], "done");
+  EXPECT_EQ(answered.body["verdict"], "mismatch");
+  release.set_value();
+  service.stop();
+  EXPECT_EQ(lane_a.batches.size(), 1u);
+  EXPECT_EQ(lane_b.batches.size(), 1u);
+  EXPECT_EQ(service.health().body["lanes"], 2);
+}
+
 TEST(ServiceTest, ARetryWithTheSameKeyGetsTheSameJobAndIsJudgedOnce) {
   Fixture f;
   JobQueue queue(f.dir.path() / "q.db");

@@ -1,6 +1,7 @@
 #include "serve/service.h"
 
 #include <chrono>
+#include <stdexcept>
 
 #include "serve/request.h"
 
@@ -22,7 +23,12 @@ Answer error(int status, const std::string& field, const std::string& message) {
 }  // namespace
 
 Service::Service(JobQueue& queue, const Suite& suite, BatchEvaluator& evaluator, ServiceOptions options)
-    : queue_(queue), suite_(suite), evaluator_(evaluator), options_(std::move(options)), started_at_(now()) {}
+    : Service(queue, suite, std::vector<BatchEvaluator*>{&evaluator}, std::move(options)) {}
+
+Service::Service(JobQueue& queue, const Suite& suite, std::vector<BatchEvaluator*> lanes, ServiceOptions options)
+    : queue_(queue), suite_(suite), lanes_(std::move(lanes)), options_(std::move(options)), started_at_(now()) {
+  if (lanes_.empty()) throw std::invalid_argument("keval serve needs at least one lane");
+}
 
 Service::~Service() { stop(); }
 
@@ -145,12 +151,13 @@ Answer Service::health() {
            {"tasks", suite_.tasks().size()}, {"presets", preset_names}, {"default_preset", options_.default_preset},
            {"reward_shaping", options_.reward ? options_.reward->to_json() : nlohmann::json(nullptr)},
            {"queue", queue_.counts()}, {"requeued_at_start", queue_.requeued_at_start()},
-           {"uptime_s", now() - started_at_}, {"evaluator", evaluator_.describe()}}};
+           {"uptime_s", now() - started_at_}, {"evaluator", lanes_.front()->describe()}, {"lanes", lanes_.size()}}};
 }
 
 std::string Service::metrics_text() { return metrics_.render(queue_.counts()); }
 
-bool Service::work_once() {
+bool Service::work_once(size_t lane) {
+  BatchEvaluator& evaluator = *lanes_.at(lane);
   std::vector<Job> jobs = queue_.claim(options_.max_batch);
   if (jobs.empty()) return false;
   const Preset& preset = *find_preset(jobs.front().preset);
@@ -180,7 +187,7 @@ bool Service::work_once() {
     notify();
   };
   try {
-    const auto results = evaluator_.evaluate(batch, preset, [&](size_t i, const nlohmann::json& result) {
+    const auto results = evaluator.evaluate(batch, preset, [&](size_t i, const nlohmann::json& result) {
       settle(i, &result, "");
     });
     for (size_t i = 0; i < jobs.size(); ++i) settle(i, &results.at(i), "");
@@ -193,14 +200,14 @@ bool Service::work_once() {
 }
 
 void Service::start() {
-  worker_ = std::thread([this] {
+  for (size_t lane = 0; lane < lanes_.size(); ++lane) workers_.emplace_back([this, lane] {
     while (!stopping_) {
       uint64_t seen;
       {
         std::lock_guard<std::mutex> lock(mutex_);
         seen = version_;
       }
-      if (work_once()) continue;
+      if (work_once(lane)) continue;
       std::unique_lock<std::mutex> lock(mutex_);
       if (changed_.wait_for(lock, std::chrono::seconds(1), [&] { return version_ != seen || stopping_; }) &&
           options_.gather_s > 0 && !stopping_) {
@@ -215,7 +222,10 @@ void Service::start() {
 void Service::stop() {
   stopping_ = true;
   changed_.notify_all();
-  if (worker_.joinable()) worker_.join();
+  for (auto& worker : workers_) {
+    if (worker.joinable()) worker.join();
+  }
+  workers_.clear();
 }
 
 }  // namespace keval

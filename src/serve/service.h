@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,9 @@ struct Answer {
 class Service {
  public:
   Service(JobQueue& queue, const Suite& suite, BatchEvaluator& evaluator, ServiceOptions options);
+  // One worker per evaluator (a lane): a lane takes the next batch while another still waits
+  // for the slowest job of its own.
+  Service(JobQueue& queue, const Suite& suite, std::vector<BatchEvaluator*> lanes, ServiceOptions options);
   ~Service();
 
   // POST /v1/evaluate. `header_key`: the Idempotency-Key header ("" = none; the body's "key"
@@ -50,10 +54,11 @@ class Service {
   std::string metrics_text();
   Metrics& metrics() { return metrics_; }
 
-  // Judges one batch of queued jobs; false when none was queued. The worker loops on it.
-  bool work_once();
-  void start();  // the worker thread
-  void stop();   // lets the batch in progress end, then stops the worker
+  // Judges one batch of queued jobs with lane `lane`; false when none was queued. Each lane's
+  // worker loops on it.
+  bool work_once(size_t lane = 0);
+  void start();  // the lanes' worker threads
+  void stop();   // lets the batches in progress end, then stops the workers
 
  private:
   nlohmann::json answer_of(const Job& job) const;
@@ -62,14 +67,14 @@ class Service {
 
   JobQueue& queue_;
   const Suite& suite_;
-  BatchEvaluator& evaluator_;
+  std::vector<BatchEvaluator*> lanes_;
   ServiceOptions options_;
   Metrics metrics_;
   std::mutex mutex_;
   std::condition_variable changed_;  // a job was queued or ended
   uint64_t version_ = 0;
   std::atomic<bool> stopping_{false};
-  std::thread worker_;
+  std::vector<std::thread> workers_;
   double started_at_ = 0;
 };
 

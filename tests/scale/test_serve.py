@@ -26,7 +26,7 @@ def free_port():
 
 
 class Server:
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, *extra):
         self.out = tmp_path / "serve"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -34,12 +34,13 @@ class Server:
         self.token_file.write_text(TOKEN + "\n")
         self.proc = None
         self.log = tmp_path / "serve.log"
+        self.extra = [str(a) for a in extra]
 
     def start(self):
         self.proc = subprocess.Popen(
             [KEVAL, "serve", "--suite", "suites/keval", "--port", str(self.port), "--device", "cpu",
              "--out", str(self.out), "--no-timing", "--token-file", str(self.token_file),
-             "--max-body", "65536", "--jobs", "2", "--max-batch", "8"],
+             "--max-body", "65536", "--jobs", "2", "--max-batch", "8", *self.extra],
             cwd=REPO, env=keval_env(), stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -184,3 +185,28 @@ def test_64_clients_and_a_kill_and_restart_lose_no_job_and_run_none_twice(server
     with sqlite3.connect(server.out / "keval.db") as db:
         total, distinct = db.execute("SELECT count(*), count(DISTINCT eval_key) FROM evaluations").fetchone()
     assert total == distinct
+
+
+def test_two_lanes_judge_side_by_side_each_in_its_own_folder(tmp_path):
+    """--lanes 2: each lane takes batches of its own (one slot each here), judged into
+    OUT/lane-N; every job is answered once, and the lanes share the queue."""
+    server = Server(tmp_path, "--lanes", "2")
+    server.start()
+    try:
+        assert server.call("GET", "/v1/health", token=False)[1]["lanes"] == 2
+        load = subprocess.run(
+            [sys.executable, str(REPO / "bench" / "serve_load.py"), "--url", server.url, "--clients", "8",
+             "--requests", "2", "--tasks", "vector_add,relu", "--cheap-share", "0.5", "--token-file",
+             str(server.token_file), "--deadline", "240"],
+            cwd=REPO, capture_output=True, text=True, timeout=300)
+        assert load.returncode == 0, load.stdout + load.stderr
+        assert "16 of 16 judged" in load.stdout, load.stdout
+    finally:
+        server.stop()
+    assert queue_states(server.out) == {"done": 16}
+    evaluations = []
+    for lane in ("lane-0", "lane-1"):
+        with sqlite3.connect(server.out / lane / "keval.db") as db:
+            evaluations += [r[0] for r in db.execute("SELECT eval_key FROM evaluations")]
+    assert len(evaluations) == len(set(evaluations)) == 16  # no job judged by both lanes
+
