@@ -91,8 +91,9 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       if (*lanes == 1) {
         evaluators.push_back(std::make_unique<RunBatchEvaluator>(suite, base, log));
       } else {
-        // Each lane has its slots and its folder (keval.db, logs, work); the GPUs' gates are
-        // one set, so a timing job has its GPU alone against every lane.
+        // Each lane has its slots and its folder (logs, work, its last batch's results); the
+        // store is one (a job queued again after a restart resumes in any lane), and so are
+        // the GPUs' gates, so a timing job has its GPU alone against every lane.
         const int per_gpu = slots_per_gpu(base.jobs, base.device == "cpu" ? "cpu" : "cuda",
                                           std::thread::hardware_concurrency(), 1);
         const int lane_jobs = std::max(1, per_gpu / *lanes);
@@ -102,6 +103,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
           RunOptions lane = base;
           lane.out = base.out / ("lane-" + std::to_string(i));
           lane.jobs = lane_jobs;
+          lane.store_file = base.out / "keval.db";
           std::filesystem::create_directories(lane.out / "logs");
           lane_logs.push_back(std::make_unique<std::ofstream>(lane.out / "logs" / "serve.log", std::ios::app));
           evaluators.push_back(std::make_unique<RunBatchEvaluator>(suite, lane, *lane_logs.back(), gates));

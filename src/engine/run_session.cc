@@ -34,7 +34,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   OutLock out_lock(options.out);
   std::filesystem::create_directories(options.out / "work");
   std::filesystem::create_directories(options.out / "logs");
-  Store store(options.out / "keval.db");
+  Store store(options.store_file.empty() ? options.out / "keval.db" : options.store_file);
   const RerunSelection rerun = RerunSelection::parse(options.rerun, suite);
   const std::string cache_root = keval_cache_root().string();
 

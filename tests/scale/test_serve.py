@@ -188,8 +188,8 @@ def test_64_clients_and_a_kill_and_restart_lose_no_job_and_run_none_twice(server
 
 
 def test_two_lanes_judge_side_by_side_each_in_its_own_folder(tmp_path):
-    """--lanes 2: each lane takes batches of its own (one slot each here), judged into
-    OUT/lane-N; every job is answered once, and the lanes share the queue."""
+    """--lanes 2: each lane takes batches of its own (one slot each here, its folder OUT/lane-N);
+    every job is answered once, and the lanes share the queue and the store."""
     server = Server(tmp_path, "--lanes", "2")
     server.start()
     try:
@@ -204,9 +204,9 @@ def test_two_lanes_judge_side_by_side_each_in_its_own_folder(tmp_path):
     finally:
         server.stop()
     assert queue_states(server.out) == {"done": 16}
-    evaluations = []
-    for lane in ("lane-0", "lane-1"):
-        with sqlite3.connect(server.out / lane / "keval.db") as db:
-            evaluations += [r[0] for r in db.execute("SELECT eval_key FROM evaluations")]
+    with sqlite3.connect(server.out / "keval.db") as db:  # one store for both lanes
+        evaluations = [r[0] for r in db.execute("SELECT eval_key FROM evaluations")]
     assert len(evaluations) == len(set(evaluations)) == 16  # no job judged by both lanes
+    for lane in ("lane-0", "lane-1"):  # each lane judged batches of its own
+        assert (server.out / lane / "results.jsonl").stat().st_size > 0, lane
 
