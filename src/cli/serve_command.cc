@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "engine/work_root.h"
 #include "serve/http_server.h"
 #include "serve/preset.h"
 #include "serve/run_batch_evaluator.h"
@@ -88,6 +89,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       std::vector<std::unique_ptr<RunBatchEvaluator>> evaluators;
       std::vector<BatchEvaluator*> lane_list;
       std::vector<std::unique_ptr<std::ofstream>> lane_logs;  // one per lane: they write at once
+      std::filesystem::path gates_folder;
       if (*lanes == 1) {
         evaluators.push_back(std::make_unique<RunBatchEvaluator>(suite, base, log));
       } else {
@@ -98,7 +100,9 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
                                           std::thread::hardware_concurrency(), 1);
         const int lane_jobs = std::max(1, per_gpu / *lanes);
         if (service->max_batch == ServiceOptions{}.max_batch) service_options.max_batch = 2 * static_cast<size_t>(lane_jobs);
-        auto gates = std::make_shared<GpuGates>();
+        // A run's work folder may be a fallback removed at its end: the hold files must last.
+        gates_folder = lasting_work_folder(base.out, "device-gates");
+        auto gates = std::make_shared<GpuGates>(gates_folder);
         for (int i = 0; i < *lanes; ++i) {
           RunOptions lane = base;
           lane.out = base.out / ("lane-" + std::to_string(i));
@@ -112,6 +116,11 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       for (auto& evaluator : evaluators) lane_list.push_back(evaluator.get());
       Service svc(queue, suite, lane_list, service_options);
       serve_http(svc, http_options);
+      svc.stop();
+      if (!gates_folder.empty() && gates_folder.parent_path() != std::filesystem::absolute(base.out / "work")) {
+        std::error_code ignored;  // a fallback under /var/tmp: leave no litter
+        std::filesystem::remove_all(gates_folder, ignored);
+      }
       return 0;
     };
   });

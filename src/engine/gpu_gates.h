@@ -13,15 +13,20 @@ namespace keval {
 
 class GpuGates {
  public:
+  // `hold_folder`: where the device gates' hold files go, a folder that outlives every run
+  // using these gates (empty: the hold file the first user of each GPU gives).
+  explicit GpuGates(std::filesystem::path hold_folder = {}) : hold_folder_(std::move(hold_folder)) {}
+
   struct Pair {
     DeviceGate* device;
     EvaluationGate* evaluation;
   };
-  // The gates of `gpu`, made on first use; its device gate keeps the hold file it was first
-  // given. The references stay valid as long as this object.
+  // The gates of `gpu`, made on first use; its device gate's hold file is in the hold folder,
+  // else `hold_file`. The references stay valid as long as this object.
   Pair of(int gpu, const std::filesystem::path& hold_file);
 
  private:
+  std::filesystem::path hold_folder_;
   std::mutex mutex_;
   std::map<int, DeviceGate> device_;
   std::map<int, EvaluationGate> evaluation_;

@@ -22,5 +22,10 @@ TEST(GpuGatesTest, EveryUserOfAGpuGetsItsOneGatePairWithTheFirstHoldFile) {
   lane_b.device->unlock_shared();
 }
 
+TEST(GpuGatesTest, AHoldFolderOutlivesTheRunsThatUseTheGates) {
+  GpuGates gates("/w/serve-gates");
+  EXPECT_EQ(gates.of(1, "/w/run-1/device-hold-1").device->hold_file(), "/w/serve-gates/device-hold-1");
+}
+
 }  // namespace
 }  // namespace keval
