@@ -11,6 +11,13 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 BOUND = "0.25"
 SAMPLES = ["--max-samples", "20", "--max-seconds", "5"]
+# KernelBenchX's fixture calls take under 1 ms of Python on the CPU, and the first ten or so
+# samples of each side run slower as the process warms (there is no warm-up on the CPU): at 20
+# samples a median came out 0.69x now and then (the code before this session did the same);
+# at 60 it stayed within 0.90x-1.02x in five runs here. Its bound is looser still: three tasks
+# make a median of three. The glue check below (a 20 ms sleep a call) keeps the tight bound.
+KERNELBENCHX_SAMPLES = ["--max-samples", "60", "--max-seconds", "10"]
+KERNELBENCHX_BOUND = "0.35"
 KERNELBENCHX_FIXTURE = REPO / "tests" / "adapters" / "kernelbench" / "fixtures" / "kernelbenchx"
 
 
@@ -29,7 +36,7 @@ def test_keval_suite_goldens_time_alike_against_themselves(tmp_path):
 
 def test_kernelbenchx_references_time_alike_against_themselves(tmp_path):
     proc = aa_bias("--suite", f"kernelbenchx:{KERNELBENCHX_FIXTURE}:any-code", "--device", "cpu",
-                   "--out", tmp_path / "aa", "--bound", BOUND, *SAMPLES)
+                   "--out", tmp_path / "aa", "--bound", KERNELBENCHX_BOUND, *KERNELBENCHX_SAMPLES)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "overall: 3 cases of 3 tasks" in proc.stdout, proc.stdout
 
