@@ -3,6 +3,7 @@
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
 #        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs kbx-published
+#        serve-load (scripts/serve-load.sh: LANES, SERVE_JOBS, CLIENTS, REQUESTS, KILL_AT, LOAD_S)
 #        (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
 # Logs go to $OUT (or ./gpu-logs), packed into logs.tgz with PACK=1; the last lines printed
@@ -123,6 +124,7 @@ PY
           # the verdicts so far, also when the step was cut (results.jsonl grows as they come)
           cp "$runs/out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
+    serve-load) LOG="$LOG/serve-load" DEVICE=$DEVICE JOBS=${SERVE_JOBS:-} $T bash scripts/serve-load.sh > "$LOG/serve-load.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py ${THROUGHPUT_ARGS:---copies 1} --device cuda --jobs "${THROUGHPUT_JOBS:-$JOBS}" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
