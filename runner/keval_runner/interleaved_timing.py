@@ -158,13 +158,12 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     # The baselines first: the candidate's cover may outlast its enqueue only as long as theirs
     # do, so host work of its own (say, the answer computed on the CPU) stays in its samples.
     # A candidate timed alone keeps the settings' cover.
-    base_us = float(timing_setting(settings, "launch_cover_us"))
-    trusted_us = [base_us]
+    trusted_us = float(timing_setting(settings, "launch_cover_us"))  # the longest baseline cover
     for contender in sorted(contenders, key=lambda c: c.who == "candidate"):
-        cap_us = max(trusted_us) if contender.who == "candidate" else None
-        contender.warm_up(int(timing_setting(settings, "warmup")), sampler, cap_us)
-        if contender.who != "candidate" and contender.cover_us:
-            trusted_us.append(contender.cover_us)
+        candidate = contender.who == "candidate"
+        contender.warm_up(int(timing_setting(settings, "warmup")), sampler, trusted_us if candidate else None)
+        if not candidate and contender.cover_us:
+            trusted_us = max(trusted_us, contender.cover_us)
         contender.charge_l2(sampler)
     began = _clock()
     active = list(contenders)

@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 #include "cli/commands.h"
 #include "engine/work_root.h"
@@ -96,9 +95,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
         // Each lane has its slots and its folder (logs, work, its last batch's results); the
         // store is one (a job queued again after a restart resumes in any lane), and so are
         // the GPUs' gates, so a timing job has its GPU alone against every lane.
-        const int per_gpu = slots_per_gpu(base.jobs, base.device == "cpu" ? "cpu" : "cuda",
-                                          std::thread::hardware_concurrency(), 1);
-        const int lane_jobs = std::max(1, per_gpu / *lanes);
+        const int lane_jobs = std::max(1, slots_per_gpu_guess(base) / *lanes);
         if (service->max_batch == ServiceOptions{}.max_batch) service_options.max_batch = 2 * static_cast<size_t>(lane_jobs);
         // A run's work folder may be a fallback removed at its end: the hold files must last.
         gates_folder = lasting_work_folder(base.out, "device-gates");

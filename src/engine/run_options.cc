@@ -14,9 +14,7 @@ RunnerConfig runner_config(const RunOptions& options) {
   // CPU threads per job: the machine's cores shared by the slots that run side by side
   // (oversubscribed BLAS threads made the interpreter's tl.dot several times slower; on a
   // GPU machine the cores speed up building large inputs).
-  // before the probe: "auto" is taken for CUDA
-  const int per_slot_guess = slots_per_gpu(options.jobs, options.device == "cpu" ? "cpu" : "cuda",
-                                           std::thread::hardware_concurrency(), 1);
+  const int per_slot_guess = slots_per_gpu_guess(options);
   const std::string threads = std::to_string(
       std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(per_slot_guess)));
   config.extra_env = {{"OMP_NUM_THREADS", threads}, {"OPENBLAS_NUM_THREADS", threads},
@@ -32,6 +30,10 @@ int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gp
   if (device != "cuda") return 2;
   const int half = static_cast<int>(cores / 2 / std::max<size_t>(1, gpus));
   return std::clamp(half, 2, 8);
+}
+
+int slots_per_gpu_guess(const RunOptions& options) {
+  return slots_per_gpu(options.jobs, options.device == "cpu" ? "cpu" : "cuda", std::thread::hardware_concurrency(), 1);
 }
 
 RunSettings run_settings(const RunOptions& options, const std::string& device) {

@@ -48,6 +48,8 @@ RunnerConfig runner_config(const RunOptions& options);
 // the hidden-work check then sees work that is not there; 8 slots on the H200's 16 cores
 // judged the demo and the hostile suite as expected), on the CPU 2.
 int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gpus);
+// Before the probe: "auto" taken for CUDA, one GPU, this machine's cores.
+int slots_per_gpu_guess(const RunOptions& options);
 
 // How submissions are evaluated on the resolved `device` ("cuda" or "cpu"), with a fresh seed.
 RunSettings run_settings(const RunOptions& options, const std::string& device);
