@@ -246,8 +246,10 @@ class Guest:
         try:
             with torch.no_grad():
                 l2 = self.sampler.reset_l2()
-                event_ms, host_ms, cover_ms, output = self.sampler.take(rotation.prepare(int(header["k"])),
-                                                                        self.cover_us.get(header["key"]))
+                k, cap_us = int(header["k"]), header.get("cover_cap_us")
+                (event_ms, host_ms, cover_ms, output), self.cover_us[header["key"]] = self.sampler.take_covered(
+                    lambda: rotation.prepare(k), self.cover_us.get(header["key"]),
+                    float(cap_us) if cap_us is not None else None)
                 if rotation.observe is not None:
                     rotation.observe(int(header["index"]), output)
         except (Exception, SystemExit) as exc:

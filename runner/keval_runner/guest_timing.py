@@ -49,8 +49,9 @@ class GuestContender(Contender):
         """The guest warms its call up, then fits its launch cover to it (kept for its samples)."""
         self._ask({"op": "warm_up", "key": self.key, "count": count, "cover_cap_us": cover_cap_us})
 
-    def sample(self, sampler) -> tuple:
-        reply = self._ask({"op": "sample", "key": self.key, "k": self.k, "index": len(self.samples)})
+    def sample(self, sampler, cover_cap_us=None) -> tuple:
+        reply = self._ask({"op": "sample", "key": self.key, "k": self.k, "index": len(self.samples),
+                           "cover_cap_us": cover_cap_us})
         self.k += 1
         self.checks, self.mismatches = _count(reply.get("checks")), _count(reply.get("mismatches"))
         # The reported cover is not checked against the cap: its measured length includes any

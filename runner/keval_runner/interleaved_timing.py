@@ -14,7 +14,7 @@ import gc
 import torch
 
 from .l2_persistence import L2Persistence
-from .launch_cover import LaunchCover
+from .launch_cover import RETAKES, LaunchCover
 from .request_check import timing_setting
 from .sample_stats import median
 from .sm_clock import SmClock, too_slow
@@ -30,6 +30,7 @@ class Sampler:
         self.cuda = device.type == "cuda"
         self.l2 = (L2Persistence.open() if self.cuda else None) if l2 == "open" else l2
         self.cover = (LaunchCover.open(device, settings) if self.cuda else None) if cover == "open" else cover
+        self.enqueue_ms = 0.0  # the last CUDA sample's: from before its cover to its end event, on the host
         if self.cuda:
             _synchronize(device)
             self.flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
@@ -45,6 +46,19 @@ class Sampler:
         if self.cover is None:
             return None
         return self.cover.fit_us(next_call, _clock, lambda: _synchronize(self.device), cap_us)
+
+    def take_covered(self, next_call, cover_us, cap_us=None) -> tuple:
+        """((event_ms, host_ms, cover_ms, output), cover_us) of the call next_call() readies: a
+        sample whose enqueue outlasted a fitted cover is taken again behind a longer one (at most
+        `cap_us`); the cover returned is the one the kept sample had."""
+        for _ in range(RETAKES):
+            sample = self.take(next_call(), cover_us)
+            longer = None if self.cover is None or sample[2] is None else self.cover.longer_us(
+                cover_us, self.enqueue_ms, sample[2], cap_us)
+            if longer is None:
+                return sample, cover_us
+            cover_us = longer
+        return self.take(next_call(), cover_us), cover_us
 
     def take(self, call, cover_us=None) -> tuple:
         """(event_ms, host_ms or None, cover_ms or None, output) of one call; `cover_us`: the
@@ -74,6 +88,7 @@ class Sampler:
         self.start_event.record()
         output = call()
         self.end_event.record()
+        self.enqueue_ms = (_clock() - host_start) * 1e3
         _synchronize()  # every stream: work hidden from the events shows here
         host_ms = (_clock() - host_start) * 1e3
         cover_ms = None
@@ -112,9 +127,11 @@ class Contender:
             self.next_call()()
         self.cover_us = sampler.fit_cover(self.next_call, cover_cap_us)
 
-    def sample(self, sampler: Sampler) -> tuple:
-        """(event_ms, host_ms, cover_ms, output) of the next call."""
-        return sampler.take(self.next_call(), self.cover_us)
+    def sample(self, sampler: Sampler, cover_cap_us=None) -> tuple:
+        """(event_ms, host_ms, cover_ms, output) of the next call, its cover lengthened (at most
+        `cover_cap_us`) while its enqueue outlasts it."""
+        sample, self.cover_us = sampler.take_covered(self.next_call, self.cover_us, cover_cap_us)
+        return sample
 
     def charge_l2(self, sampler: Sampler) -> None:
         """The limit a call of this contender may have raised, read (and reset) after it."""
@@ -171,7 +188,10 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
         for contender in list(active):
             if last is not None:
                 last.charge_l2(sampler)
-            sample = contender.sample(sampler)
+            candidate = contender.who == "candidate"
+            sample = contender.sample(sampler, trusted_us if candidate else None)
+            if not candidate and contender.cover_us:
+                trusted_us = max(trusted_us, contender.cover_us)
             mhz = clock.current_mhz() if clock is not None else None
             kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
             contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)

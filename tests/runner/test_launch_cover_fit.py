@@ -94,3 +94,75 @@ def test_the_candidates_cover_is_capped_by_its_baselines_covers():
     measure_interleaved(contenders, torch.device("cpu"), {"launch_cover_us": 200, "max_samples": 2, "min_samples": 1})
     assert caps == {"golden": None, "eager": None, "candidate": 900.0}
 
+
+
+def test_a_sample_whose_enqueue_outlasted_its_cover_asks_for_a_longer_one():
+    launch_cover, _ = cover()
+    assert launch_cover.longer_us(900.0, enqueue_ms=0.8, cover_ms=0.9) is None  # covered
+    assert abs(launch_cover.longer_us(900.0, enqueue_ms=1.0, cover_ms=0.9) - (1.5 * 1000 + 20)) < 1e-6
+    assert launch_cover.longer_us(900.0, enqueue_ms=1.0, cover_ms=0.9, cap_us=1200) == 1200
+    assert launch_cover.longer_us(1200.0, enqueue_ms=1.3, cover_ms=1.2, cap_us=1200) is None  # at its cap
+    assert launch_cover.longer_us(MAX_COVER_US, enqueue_ms=6.0, cover_ms=5.0) is None
+    # the plain cover stays: a quick call, or one that waits for the GPU (no cover hides that)
+    assert launch_cover.longer_us(200.0, enqueue_ms=0.5, cover_ms=0.2) is None
+    assert launch_cover.longer_us(None, enqueue_ms=0.5, cover_ms=0.2) is None
+
+
+class ScriptedSampler:
+    """A Sampler whose samples' enqueue times are scripted: (enqueue_ms, cover_ms) per take."""
+
+    def __init__(self, script):
+        import torch
+        from keval_runner.interleaved_timing import Sampler
+        self.inner = Sampler(torch.device("cpu"), {}, l2=None, cover=cover()[0])
+        self.script, self.covers_asked = list(script), []
+        self.inner.take = self.take
+
+    def take(self, call, cover_us=None):
+        call()
+        self.covers_asked.append(cover_us)
+        self.inner.enqueue_ms, cover_ms = self.script.pop(0)
+        return (0.01, 0.05, cover_ms, None)
+
+
+def test_a_sample_with_a_host_gap_is_taken_again_behind_a_longer_cover():
+    sampler = ScriptedSampler([(1.0, 0.9), (1.1, 1.52)])
+    calls = []
+    sample, cover_us = sampler.inner.take_covered(lambda: (lambda: calls.append(1)), 900.0)
+    assert sampler.covers_asked == [900.0, 1520.0] and len(calls) == 2
+    assert cover_us == 1520.0 and sample[2] == 1.52  # the kept sample is the covered one
+
+
+def test_retakes_stop_at_the_cap_and_keep_the_last_sample():
+    sampler = ScriptedSampler([(1.0, 0.9), (1.3, 1.0), (1.3, 1.0)])
+    sample, cover_us = sampler.inner.take_covered(lambda: (lambda: None), 900.0, cap_us=1000)
+    assert sampler.covers_asked == [900.0, 1000.0] and cover_us == 1000.0
+
+
+def test_retakes_are_bounded():
+    from keval_runner.launch_cover import RETAKES
+    sampler = ScriptedSampler([(1.0, 0.9)] * (RETAKES + 1))  # never covered, still growing
+    sampler.inner.take_covered(lambda: (lambda: None), 900.0)
+    assert len(sampler.covers_asked) == RETAKES + 1
+
+
+def test_the_candidates_cap_follows_its_baselines_covers_as_they_lengthen():
+    import torch
+    from keval_runner.interleaved_timing import Contender, measure_interleaved
+
+    caps = []
+
+    class Lengthening(Contender):
+        def warm_up(self, count, sampler, cover_cap_us=None):
+            self.cover_us = 900.0 if self.who == "golden" else 300.0
+
+        def sample(self, sampler, cover_cap_us=None):
+            if self.who == "golden":
+                self.cover_us += 100.0
+            else:
+                caps.append(cover_cap_us)
+            return (0.01, None, None, None)
+
+    contenders = [Lengthening("candidate", None), Lengthening("golden", None)]
+    measure_interleaved(contenders, torch.device("cpu"), {"launch_cover_us": 200, "max_samples": 3, "min_samples": 3})
+    assert caps == [900.0, 1000.0, 1100.0]  # the candidate samples first in each round
