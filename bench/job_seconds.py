@@ -1,5 +1,5 @@
 """Where a run's time went: mean seconds per job and phase over a results.jsonl (its
-`job_seconds`), to read after a GPU run (issue 4).
+`job_seconds`), and each job's largest peak memory, to read after a GPU run (issue 4).
 
     python bench/job_seconds.py OUT/results.jsonl [--verdict pass]
 """
@@ -11,9 +11,11 @@ import sys
 
 
 def summarize(results: list) -> dict:
-    """{job: {"n", "wall_s", "lease_wait_s", "phases": {name: mean seconds}}} over the results."""
+    """{job: {"n", "wall_s", "lease_wait_s", "phases": {name: mean seconds}, "peak_host_bytes",
+    "peak_gpu_bytes" (the largest over the results)}} over the results."""
     totals = collections.defaultdict(lambda: {"n": 0, "wall_s": 0.0, "lease_wait_s": 0.0,
-                                              "phases": collections.Counter()})
+                                              "phases": collections.Counter(),
+                                              "peak_host_bytes": 0, "peak_gpu_bytes": 0})
     for result in results:
         for job, seconds in (result.get("job_seconds") or {}).items():
             entry = totals[job]
@@ -22,11 +24,16 @@ def summarize(results: list) -> dict:
             entry["lease_wait_s"] += seconds.get("lease_wait_s") or 0.0
             entry["phases"].update({k: v for k, v in (seconds.get("phases") or {}).items()
                                     if isinstance(v, (int, float))})
+            peak = seconds.get("peak_memory") or {}
+            entry["peak_host_bytes"] = max(entry["peak_host_bytes"], peak.get("host_bytes") or 0)
+            entry["peak_gpu_bytes"] = max(entry["peak_gpu_bytes"], peak.get("gpu_bytes") or 0,
+                                          peak.get("guest_gpu_bytes") or 0)
     out = {}
     for job, entry in totals.items():
         n = entry["n"]
         out[job] = {"n": n, "wall_s": entry["wall_s"] / n, "lease_wait_s": entry["lease_wait_s"] / n,
-                    "phases": {k: v / n for k, v in entry["phases"].most_common()}}
+                    "phases": {k: v / n for k, v in entry["phases"].most_common()},
+                    "peak_host_bytes": entry["peak_host_bytes"], "peak_gpu_bytes": entry["peak_gpu_bytes"]}
     return out
 
 
@@ -43,7 +50,8 @@ def main(argv=None) -> int:
     for job, entry in summarize(results).items():
         phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in entry["phases"].items())
         print(f"{job:10s} n={entry['n']:<4d} wall {entry['wall_s']:.2f} s, waited for the device "
-              f"{entry['lease_wait_s']:.2f} s; phases: {phases}")
+              f"{entry['lease_wait_s']:.2f} s; phases: {phases}; largest peak: host "
+              f"{entry['peak_host_bytes'] / 2**20:.0f} MiB, GPU {entry['peak_gpu_bytes'] / 2**20:.0f} MiB")
     return 0
 
 

@@ -15,6 +15,7 @@ from .errors import DeviceError
 from .guest_process import GuestGone, GuestMisbehaved, GuestProcess
 from .guest_setup import GUEST_KINDS, enter_guest_sandbox
 from .messages import MessageWriter
+from .peak_memory import peak_memory
 
 EXIT_DONE = 0
 EXIT_RUNNER_ERROR = 3
@@ -118,9 +119,10 @@ def die_with_parent() -> None:
     sandbox.set_parent_death_signal()
 
 
-def run_with_guest(request: dict, writer: MessageWriter, message_fd: int) -> None:
+def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     """This process is the warden: the submission runs in a guest it forks (docs/trust.md).
-    The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`."""
+    The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`.
+    Returns the guest's reported peak GPU bytes (None when it gave none)."""
     device_environment(request)
     guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
     try:
@@ -139,8 +141,8 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int) -> Non
         if str(exc).startswith("sandbox: "):
             raise sandbox.SandboxError(str(exc)[len("sandbox: "):]) from exc
         writer.send("tampering", stage="protocol", names=[f"guest protocol: {str(exc)[:300]}"])
-        return
-    guest.end()
+        return None
+    return guest.end()
 
 
 def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:
@@ -168,13 +170,14 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
             capabilities = sandbox_capabilities(request)
         phases.reset()
         device_gate.reset()
+        guest_gpu_bytes = None
         if request.get("op") == "run" and request.get("kind") in GUEST_KINDS:
-            run_with_guest(request, writer, message_fd)
+            guest_gpu_bytes = run_with_guest(request, writer, message_fd)
         else:
             with phases.phase("sandbox"):
                 enter_sandbox(request, writer)
             dispatch(request, writer, capabilities)
-        writer.send("done", phases=phases.seconds())
+        writer.send("done", phases=phases.seconds(), peak_memory=peak_memory(guest_gpu_bytes))
         code = EXIT_DONE
     except sandbox.SandboxError as exc:
         writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")

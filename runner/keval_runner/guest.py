@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from . import checks, device_sharing, kernel_profile, kernel_tracking
+from . import checks, device_sharing, kernel_profile, kernel_tracking, peak_memory
 from .compare import NonTensorOutput, as_output_list
 from .errors import DeviceError, describe
 from .guest_channel import Channel, ChannelError
@@ -52,7 +52,7 @@ class Guest:
         self.sampler = None
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
-                         "drop": self.drop}
+                         "drop": self.drop, "peak_memory": self.peak_memory}
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -240,6 +240,9 @@ class Guest:
             self.check_device()
             return
         self.reply({"ok": True, "l2_persisting_bytes": self.sampler.reset_l2()})
+
+    def peak_memory(self, header, fds) -> None:
+        self.reply({"ok": True, "gpu_bytes": peak_memory.gpu_bytes()})
 
     def sample(self, header, fds) -> None:
         rotation = self.rotations[header["key"]]

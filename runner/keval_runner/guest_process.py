@@ -104,8 +104,16 @@ class GuestProcess:
             raise
         return reply, payload, kept
 
-    def end(self) -> None:
-        """Asks the guest to exit and reaps it."""
+    def end(self):
+        """Asks the guest for its peak GPU bytes, then to exit, and reaps it. Returns that
+        figure: an integer >= 0, or None when it gave none."""
+        try:
+            reply, _, _ = self.ask({"op": "peak_memory"})
+            peak = reply.get("gpu_bytes")
+            if isinstance(peak, bool) or not isinstance(peak, int) or peak < 0:
+                peak = None
+        except (GuestGone, GuestMisbehaved):
+            peak = None
         try:
             self.channel.send({"op": "end"})
         except ChannelError:
@@ -115,6 +123,7 @@ class GuestProcess:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+        return peak
 
     def kill(self) -> None:
         try:

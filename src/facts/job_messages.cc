@@ -97,6 +97,16 @@ DoneMessage DoneMessage::read(FieldReader& fields) {
       if (seconds.is_number()) m.phases[name] = seconds.get<double>();
     }
   }
+  if (const json* peak = fields.optional_object("peak_memory")) {
+    FieldReader inner(*peak, fields.what() + ", its peak_memory");
+    PeakMemory memory{inner.integer("host_bytes"), inner.integer("gpu_bytes"),
+                      inner.optional_integer("guest_gpu_bytes")};
+    if (inner.fault()) {
+      fields.fail(*inner.fault());
+    } else {
+      m.peak_memory = memory;
+    }
+  }
   return m;
 }
 

@@ -72,10 +72,18 @@ struct DeviceMessage {
   static bool is_device_type(const std::string& type);
 };
 
+// A job's peak memory (runner/keval_runner/peak_memory.py). Diagnostic: no verdict reads it.
+struct PeakMemory {
+  long long host_bytes = 0;  // the largest resident set of the job's processes
+  long long gpu_bytes = 0;   // the most the job's own allocator reserved
+  std::optional<long long> guest_gpu_bytes;  // what its guest reported (the submission's word)
+};
+
 struct DoneMessage {
   static constexpr const char* kType = "done";
   // Seconds per phase of the job. Informational: an entry that is not a number is left out.
   std::map<std::string, double> phases;
+  std::optional<PeakMemory> peak_memory;  // absent from runners before it was sent
   static DoneMessage read(FieldReader& fields);
 };
 

@@ -20,5 +20,24 @@ TEST(JobSecondsTest, WallTimeAndNumericPhasesOfEachJobThatRan) {
   EXPECT_FALSE(seconds.contains("timing"));
 }
 
+TEST(JobSecondsTest, PeakMemoryOfEachJobWhereItsDoneSentIt) {
+  EvaluationFacts facts;
+  facts.candidate.messages = {{{"type", "done"}, {"job", "c"}, {"phases", nlohmann::json::object()},
+                               {"peak_memory", {{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}}}}};
+  JobOutcome timing;
+  timing.messages = {{{"type", "done"}, {"job", "t"}, {"phases", nlohmann::json::object()},
+                      {"peak_memory", {{"host_bytes", 700}, {"gpu_bytes", 2048}}}}};
+  facts.timing = timing;
+  JobOutcome reference;  // a done whose peak is malformed does not parse: no figure is made up
+  reference.messages = {{{"type", "done"}, {"job", "r"}, {"phases", nlohmann::json::object()},
+                         {"peak_memory", {{"host_bytes", "lots"}, {"gpu_bytes", 1}}}}};
+  facts.reference = reference;
+  nlohmann::json seconds = job_seconds(facts);
+  EXPECT_EQ(seconds["candidate"]["peak_memory"],
+            nlohmann::json({{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}}));
+  EXPECT_EQ(seconds["timing"]["peak_memory"], nlohmann::json({{"host_bytes", 700}, {"gpu_bytes", 2048}}));
+  EXPECT_FALSE(seconds["reference"].contains("peak_memory"));
+}
+
 }  // namespace
 }  // namespace keval

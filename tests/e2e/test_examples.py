@@ -31,6 +31,9 @@ def test_failures_carry_reasons_and_passes_carry_speedups(examples_run):
             jobs = r["job_seconds"]
             assert jobs["candidate"]["wall_s"] > 0 and jobs["candidate"]["phases"]["calls"] > 0
             assert jobs["reference"]["phases"]["compare"] >= 0 and "timing" in jobs
+            # and its peak memory: the candidate's guest reports its own GPU figure (0 on the CPU)
+            assert all(job["peak_memory"]["host_bytes"] > 0 for job in jobs.values())
+            assert jobs["candidate"]["peak_memory"]["guest_gpu_bytes"] == 0
         else:
             assert r["reasons"] and r["reasons"][0], r
             assert r["speedup"] is None
@@ -102,6 +105,7 @@ def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
     summary = job_seconds.summarize([r for r in read_results(out) if r["verdict"] == "pass"])
     assert set(summary) == {"candidate", "reference", "timing"}
     assert summary["timing"]["phases"]["timing"] > 0 and summary["candidate"]["wall_s"] > 0
+    assert summary["candidate"]["peak_host_bytes"] > 0 and summary["timing"]["peak_gpu_bytes"] == 0
 
 
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):

@@ -1,0 +1,35 @@
+"""A job's peak memory, sent with its `done` (and kept with its job seconds).
+
+Host: the largest resident set among the job's process and the children it reaped (the guest,
+a profiler), from getrusage. GPU: the most the caching allocator held at once in this process
+(the warden's: the shared inputs, the baselines, the outputs it holds), and apart from it what a
+guest reported of its own (it runs the submission, so that figure is the submission's word,
+kept for diagnosis only).
+"""
+
+import resource
+import sys
+
+
+def host_bytes() -> int:
+    largest_kib = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                      resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return int(largest_kib) * 1024  # Linux counts ru_maxrss in KiB
+
+
+def gpu_bytes() -> int:
+    """Peak bytes the allocator reserved on the current device; 0 when CUDA never started here."""
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_initialized():
+        return 0
+    try:
+        return int(torch.cuda.max_memory_reserved())
+    except Exception:  # noqa: BLE001 - a lost device: the figure is diagnostic only
+        return 0
+
+
+def peak_memory(guest_gpu_bytes=None) -> dict:
+    peak = {"host_bytes": host_bytes(), "gpu_bytes": gpu_bytes()}
+    if guest_gpu_bytes is not None:
+        peak["guest_gpu_bytes"] = guest_gpu_bytes
+    return peak
