@@ -166,3 +166,20 @@ def test_the_candidates_cap_follows_its_baselines_covers_as_they_lengthen():
     contenders = [Lengthening("candidate", None), Lengthening("golden", None)]
     measure_interleaved(contenders, torch.device("cpu"), {"launch_cover_us": 200, "max_samples": 3, "min_samples": 3})
     assert caps == [900.0, 1000.0, 1100.0]  # the candidate samples first in each round
+
+
+def test_each_sample_moves_the_calls_buffers_with_pads_drawn_alike_in_every_process():
+    """A few-µs kernel's time depends on where its buffers lie; the pads move a call's outputs
+    from sample to sample, with the same draws on the warden's side and the guest's."""
+    import torch
+    from keval_runner.interleaved_timing import Sampler
+
+    def sizes(sampler, n):
+        return [[pad.numel() for pad in sampler.placement_pads()] for _ in range(n)]
+
+    drawn = sizes(Sampler(torch.device("cpu"), {}, l2=None, cover=None), 20)
+    assert drawn == sizes(Sampler(torch.device("cpu"), {}, l2=None, cover=None), 20)
+    assert len({tuple(pair) for pair in drawn}) == 20  # new sizes for every sample
+    for small, large in drawn:
+        assert 0 < small < 1 << 20 and small % 512 == 0  # the allocator's small pool
+        assert 1 << 20 < large < 3 << 20 and large % 512 == 0  # its large pool
