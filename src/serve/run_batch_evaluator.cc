@@ -3,15 +3,13 @@
 #include <map>
 #include <stdexcept>
 
+#include "serve/preset.h"
+
 namespace keval {
 
 std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submission>& batch, const Preset& preset,
                                                         const EachResult& on_each) {
-  RunOptions options = base_;
-  options.seeds = preset.seeds;
-  options.timing = base_.timing && preset.timing;
-  options.timing_max_seconds = preset.timing_max_seconds;
-  if (base_.timeout_s == 0) options.timeout_s = preset.timeout_s;  // --timeout wins over the preset
+  RunOptions options = with_preset(base_, preset);
   options.progress = false;
   options.submissions_label = "keval serve (preset " + preset.name + ")";
   std::map<std::string, size_t> index_of;  // origin -> place in the batch

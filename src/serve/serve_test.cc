@@ -5,6 +5,7 @@
 
 #include "common/scratch_dir_for_test.h"
 #include "serve/job_queue.h"
+#include "serve/preset.h"
 #include "serve/request.h"
 #include "serve/reward_shaping.h"
 #include "serve/service.h"
@@ -244,6 +245,24 @@ TEST(ServiceTest, AHarnessFailureFailsTheBatchsJobsWithTheReason) {
   const Answer a = service.job(id);
   EXPECT_EQ(a.body["state"], "failed");
   EXPECT_EQ(a.body["error"], "harness: no runner");
+}
+
+TEST(PresetTest, QuickTimesOneCasePerTaskWithShortSamplingAndTheServersFlagsWin) {
+  RunOptions base;
+  const RunOptions quick = with_preset(base, *find_preset("quick"));
+  EXPECT_TRUE(quick.time_largest_case_only);
+  EXPECT_DOUBLE_EQ(quick.timing_max_seconds, 0.1);
+  EXPECT_EQ(quick.timeout_s, 120);
+  EXPECT_EQ(quick.seeds, 2);
+  const RunOptions standard = with_preset(base, *find_preset("standard"));
+  EXPECT_FALSE(standard.time_largest_case_only);  // keval run's own: every benchmark case
+  EXPECT_EQ(find_preset("thorough")->seeds, with_preset(base, *find_preset("thorough")).seeds);
+  base.timeout_s = 30;  // --timeout
+  base.timing = false;  // --no-timing
+  const RunOptions flagged = with_preset(base, *find_preset("quick"));
+  EXPECT_EQ(flagged.timeout_s, 30);
+  EXPECT_FALSE(flagged.timing);
+  EXPECT_EQ(find_preset("fast"), nullptr);
 }
 
 TEST(RewardShapingTest, LadderRungsAndHacks) {
