@@ -15,6 +15,8 @@ batches of at most BATCH_BYTES held on the device: each stretch makes the other 
 pause, so one per job rather than one per case and dtype.
 """
 
+import os
+
 import torch
 
 from . import device_gate
@@ -49,6 +51,18 @@ class PreparedCase:
         self.contenders = None
 
 
+def load_golden(code_file: str, task_dir: str):
+    """The golden as a submission of its task: the task's adapter glue (submission_suffix.py,
+    which the controller appends to every submission) runs at the end of its module. A
+    TritonBench golden is the peer's own code, without the entry the glue defines."""
+    module = load_module(code_file, "keval_baseline_golden")
+    glue = os.path.join(task_dir, "submission_suffix.py")
+    if os.path.isfile(glue):
+        with open(glue, encoding="utf-8") as f:
+            exec(compile(f.read(), glue, "exec"), module.__dict__)  # noqa: S102 - the suite's own glue
+    return module
+
+
 class TimingJob(CandidateJob):
     def load_baselines(self) -> list:
         """(name, callable) of each baseline that loads; a failure is an `error`, stage "baseline"."""
@@ -58,7 +72,7 @@ class TimingJob(CandidateJob):
             name = baseline.get("name")
             try:
                 if name == "golden":
-                    module = load_module(baseline["code_file"], "keval_baseline_golden")
+                    module = load_golden(baseline["code_file"], self.request["task_dir"])
                     loaded.append((name, find_entry(module, self.request.get("entry", ""))[1]))
                     continue
                 if reference is None:

@@ -349,3 +349,20 @@ def test_lost_names_ignores_what_the_test_or_builtins_bind():
     reference = "import torch\nSCALE = 2\nlen = 3\nclass Helper:\n    pass\ndef f(x):\n    return x * SCALE\n"
     assert lost_names(reference, "def test_f():\n    return f(1)\n") == ["SCALE"]
     assert lost_names(reference, "SCALE = 2\ndef test_f():\n    return f(1), Helper, len\n") == ["Helper"]
+
+
+def test_a_timed_run_times_the_candidate_against_the_golden_with_its_glue(env, tmp_path):
+    """The golden baseline is TritonBench's own code: the timing job runs the task's glue after
+    it, as after a submission, or it has no entry and every passing candidate crashes there."""
+    adapted = tmp_path / "t"
+    tasks.adapt_suite(str(FIXTURE), str(adapted), "T", set())
+    code = (adapted / "scaled_relu" / "golden.py").read_text()
+    assert "def tritonbench_test" not in code  # the glue is not in the golden itself
+    submissions_file = tmp_path / "subs.jsonl"
+    submissions_file.write_text(json.dumps({"task": "scaled_relu", "code": code, "id": "timed"}) + "\n")
+    out = tmp_path / "out"
+    keval(env, "run", "--suite", f"tritonbench-t:{FIXTURE}:any-code", "--submissions", submissions_file,
+          "--out", out, "--device", "cpu", "--jobs", "2")
+    row = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert row["verdict"] == "pass", row["reasons"]
+    assert row["speedup"] is not None and row["speedup"] > 0
