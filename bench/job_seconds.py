@@ -12,10 +12,13 @@ import sys
 
 def summarize(results: list) -> dict:
     """{job: {"n", "wall_s", "lease_wait_s", "phases": {name: mean seconds}, "peak_host_bytes",
-    "peak_gpu_bytes" (the largest over the results)}} over the results."""
+    "peak_gpu_bytes" (the largest over the results), "gpu_over_io" (the largest ratio of the
+    GPU bytes its processes held at their peaks to one call's inputs and outputs; 0 without
+    io_bytes)}} over the results."""
     totals = collections.defaultdict(lambda: {"n": 0, "wall_s": 0.0, "lease_wait_s": 0.0,
                                               "phases": collections.Counter(),
-                                              "peak_host_bytes": 0, "peak_gpu_bytes": 0})
+                                              "peak_host_bytes": 0, "peak_gpu_bytes": 0,
+                                              "gpu_over_io": 0.0})
     for result in results:
         for job, seconds in (result.get("job_seconds") or {}).items():
             entry = totals[job]
@@ -28,12 +31,16 @@ def summarize(results: list) -> dict:
             entry["peak_host_bytes"] = max(entry["peak_host_bytes"], peak.get("host_bytes") or 0)
             entry["peak_gpu_bytes"] = max(entry["peak_gpu_bytes"], peak.get("gpu_bytes") or 0,
                                           peak.get("guest_gpu_bytes") or 0)
+            if peak.get("io_bytes"):  # both processes' peaks at once: an upper bound of what it held
+                held = (peak.get("gpu_bytes") or 0) + (peak.get("guest_gpu_bytes") or 0)
+                entry["gpu_over_io"] = max(entry["gpu_over_io"], held / peak["io_bytes"])
     out = {}
     for job, entry in totals.items():
         n = entry["n"]
         out[job] = {"n": n, "wall_s": entry["wall_s"] / n, "lease_wait_s": entry["lease_wait_s"] / n,
                     "phases": {k: v / n for k, v in entry["phases"].most_common()},
-                    "peak_host_bytes": entry["peak_host_bytes"], "peak_gpu_bytes": entry["peak_gpu_bytes"]}
+                    "peak_host_bytes": entry["peak_host_bytes"], "peak_gpu_bytes": entry["peak_gpu_bytes"],
+                    "gpu_over_io": entry["gpu_over_io"]}
     return out
 
 
@@ -51,7 +58,9 @@ def main(argv=None) -> int:
         phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in entry["phases"].items())
         print(f"{job:10s} n={entry['n']:<4d} wall {entry['wall_s']:.2f} s, waited for the device "
               f"{entry['lease_wait_s']:.2f} s; phases: {phases}; largest peak: host "
-              f"{entry['peak_host_bytes'] / 2**20:.0f} MiB, GPU {entry['peak_gpu_bytes'] / 2**20:.0f} MiB")
+              f"{entry['peak_host_bytes'] / 2**20:.0f} MiB, GPU {entry['peak_gpu_bytes'] / 2**20:.0f} MiB"
+              + (f"; GPU held over one call's inputs and outputs, at most {entry['gpu_over_io']:.2f}x"
+                 if entry["gpu_over_io"] else ""))
     return 0
 
 

@@ -15,7 +15,7 @@ import sys
 
 import torch
 
-from . import checks, device_gate, kernel_identity
+from . import checks, device_gate, kernel_identity, peak_memory
 from .compare import max_abs_diff, tensors_identical
 from .device_sharing import shared_allocator
 from .errors import describe
@@ -172,6 +172,7 @@ class CandidateJob:
         finally:
             shared.close()
         if outputs is not None:
+            peak_memory.note_call(shared.inputs, outputs)
             with phase("save_outputs"):
                 outputs = save_outputs(saved, outputs, owned=True,
                                        writing=lambda: device_gate.idle(self.request, self.writer, self.device))

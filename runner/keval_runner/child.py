@@ -10,12 +10,11 @@ import sys
 import tempfile
 import traceback
 
-from . import device_gate, phases, sandbox
+from . import device_gate, peak_memory, phases, sandbox
 from .errors import DeviceError
 from .guest_process import GuestGone, GuestMisbehaved, GuestProcess
 from .guest_setup import GUEST_KINDS, enter_guest_sandbox
 from .messages import MessageWriter
-from .peak_memory import peak_memory
 
 EXIT_DONE = 0
 EXIT_RUNNER_ERROR = 3
@@ -170,6 +169,7 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
             capabilities = sandbox_capabilities(request)
         phases.reset()
         device_gate.reset()
+        peak_memory.reset()
         guest_gpu_bytes = None
         if request.get("op") == "run" and request.get("kind") in GUEST_KINDS:
             guest_gpu_bytes = run_with_guest(request, writer, message_fd)
@@ -177,7 +177,7 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
             with phases.phase("sandbox"):
                 enter_sandbox(request, writer)
             dispatch(request, writer, capabilities)
-        writer.send("done", phases=phases.seconds(), peak_memory=peak_memory(guest_gpu_bytes))
+        writer.send("done", phases=phases.seconds(), peak_memory=peak_memory.peak_memory(guest_gpu_bytes))
         code = EXIT_DONE
     except sandbox.SandboxError as exc:
         writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")

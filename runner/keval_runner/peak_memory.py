@@ -4,11 +4,27 @@ Host: the largest resident set among the job's process and the children it reape
 a profiler), from getrusage. GPU: the most the caching allocator held at once in this process
 (the warden's: the shared inputs, the baselines, the outputs it holds), and apart from it what a
 guest reported of its own (it runs the submission, so that figure is the submission's word,
-kept for diagnosis only).
+kept for diagnosis only). Beside them, `io_bytes`: the most one call's inputs and outputs took
+(a candidate job's calls), what the job's memory is measured against.
 """
 
 import resource
 import sys
+
+_largest_io_bytes = 0
+
+
+def reset() -> None:
+    global _largest_io_bytes
+    _largest_io_bytes = 0
+
+
+def note_call(inputs: list, outputs: list) -> None:
+    """One call's tensors: the largest sum of their bytes is the job's io_bytes."""
+    global _largest_io_bytes
+    total = sum(t.numel() * t.element_size() for t in list(inputs) + list(outputs)
+                if hasattr(t, "numel") and hasattr(t, "element_size"))
+    _largest_io_bytes = max(_largest_io_bytes, int(total))
 
 
 def host_bytes() -> int:
@@ -32,4 +48,6 @@ def peak_memory(guest_gpu_bytes=None) -> dict:
     peak = {"host_bytes": host_bytes(), "gpu_bytes": gpu_bytes()}
     if guest_gpu_bytes is not None:
         peak["guest_gpu_bytes"] = guest_gpu_bytes
+    if _largest_io_bytes:
+        peak["io_bytes"] = _largest_io_bytes
     return peak

@@ -100,7 +100,7 @@ DoneMessage DoneMessage::read(FieldReader& fields) {
   if (const json* peak = fields.optional_object("peak_memory")) {
     FieldReader inner(*peak, fields.what() + ", its peak_memory");
     PeakMemory memory{inner.integer("host_bytes"), inner.integer("gpu_bytes"),
-                      inner.optional_integer("guest_gpu_bytes")};
+                      inner.optional_integer("guest_gpu_bytes"), inner.optional_integer("io_bytes")};
     if (inner.fault()) {
       fields.fail(*inner.fault());
     } else {

@@ -77,6 +77,7 @@ struct PeakMemory {
   long long host_bytes = 0;  // the largest resident set of the job's processes
   long long gpu_bytes = 0;   // the most the job's own allocator reserved
   std::optional<long long> guest_gpu_bytes;  // what its guest reported (the submission's word)
+  std::optional<long long> io_bytes;         // the most one call's inputs and outputs took
 };
 
 struct DoneMessage {

@@ -11,6 +11,7 @@ nlohmann::json one_job(const JobOutcome& job) {
     if (done.peak_memory) {
       peak_memory = {{"host_bytes", done.peak_memory->host_bytes}, {"gpu_bytes", done.peak_memory->gpu_bytes}};
       if (done.peak_memory->guest_gpu_bytes) peak_memory["guest_gpu_bytes"] = *done.peak_memory->guest_gpu_bytes;
+      if (done.peak_memory->io_bytes) peak_memory["io_bytes"] = *done.peak_memory->io_bytes;
     }
   }
   nlohmann::json out = {{"wall_s", job.wall_s}, {"lease_wait_s", job.lease_wait_s}, {"phases", phases}};

@@ -23,7 +23,7 @@ TEST(JobSecondsTest, WallTimeAndNumericPhasesOfEachJobThatRan) {
 TEST(JobSecondsTest, PeakMemoryOfEachJobWhereItsDoneSentIt) {
   EvaluationFacts facts;
   facts.candidate.messages = {{{"type", "done"}, {"job", "c"}, {"phases", nlohmann::json::object()},
-                               {"peak_memory", {{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}}}}};
+                               {"peak_memory", {{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}, {"io_bytes", 64}}}}};
   JobOutcome timing;
   timing.messages = {{{"type", "done"}, {"job", "t"}, {"phases", nlohmann::json::object()},
                       {"peak_memory", {{"host_bytes", 700}, {"gpu_bytes", 2048}}}}};
@@ -34,7 +34,7 @@ TEST(JobSecondsTest, PeakMemoryOfEachJobWhereItsDoneSentIt) {
   facts.reference = reference;
   nlohmann::json seconds = job_seconds(facts);
   EXPECT_EQ(seconds["candidate"]["peak_memory"],
-            nlohmann::json({{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}}));
+            nlohmann::json({{"host_bytes", 900}, {"gpu_bytes", 0}, {"guest_gpu_bytes", 4096}, {"io_bytes", 64}}));
   EXPECT_EQ(seconds["timing"]["peak_memory"], nlohmann::json({{"host_bytes", 700}, {"gpu_bytes", 2048}}));
   EXPECT_FALSE(seconds["reference"].contains("peak_memory"));
 }

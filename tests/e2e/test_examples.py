@@ -34,6 +34,7 @@ def test_failures_carry_reasons_and_passes_carry_speedups(examples_run):
             # and its peak memory: the candidate's guest reports its own GPU figure (0 on the CPU)
             assert all(job["peak_memory"]["host_bytes"] > 0 for job in jobs.values())
             assert jobs["candidate"]["peak_memory"]["guest_gpu_bytes"] == 0
+            assert jobs["candidate"]["peak_memory"]["io_bytes"] > 0
         else:
             assert r["reasons"] and r["reasons"][0], r
             assert r["speedup"] is None
