@@ -1,7 +1,8 @@
 """A/A: the baseline implementation submitted as the candidate and timed against itself.
 
 Any ratio away from 1.00x is bias or noise of the harness, never of the code. Prints the
-per-case ratios' distribution (median, p95 and worst of |ratio - 1|) and each task's median.
+per-case ratios' distribution (median, p95 and worst of |ratio - 1|), each task's median, and
+the spread in bands of the baseline's time.
 
     python bench/aa_bias.py --suite suites/keval --tasks 'vector_add,relu' --device cuda --out DIR
     python bench/aa_bias.py --suite kernelbenchx:CHECKOUT:any-code --device cuda --out DIR
@@ -71,6 +72,29 @@ def report(by_task: dict) -> dict:
     return summary
 
 
+# Upper bounds (ms) of the baseline-time bands the spread is also shown by: a few-µs kernel's
+# time depends on where its buffers lie, and a call that waits for the GPU keeps host time in.
+BANDS_MS = (0.01, 0.05, 0.5, float("inf"))
+
+
+def report_by_time(results_path: pathlib.Path) -> None:
+    """The spread of the passing cases' ratios in bands of the baseline's time."""
+    pairs = []
+    for line in results_path.read_text().splitlines():
+        result = json.loads(line)
+        if result.get("verdict") == "pass":
+            pairs += [(c["ref_time_ms"], c["time_ms"] / c["ref_time_ms"]) for c in result.get("cases") or []
+                      if c.get("time_ms") and c.get("ref_time_ms")]
+    low = 0.0
+    for high in BANDS_MS:
+        band = [ratio for ms, ratio in pairs if low <= ms < high]
+        if band:
+            deviations = [abs(r - 1) for r in band]
+            print(f"baseline {low:g} to {high:g} ms: {len(band)} cases, median {statistics.median(band):.4f}x, "
+                  f"p95 |ratio-1| {quantile(deviations, 0.95) * 100:.2f}%, worst {max(deviations) * 100:.1f}% off")
+        low = high
+
+
 def run_command(args, out: pathlib.Path) -> list:
     """The keval command of an A/A run of args.suite into out."""
     limits = []
@@ -115,6 +139,7 @@ def main(argv=None) -> int:
         print(f"aa_bias: {results}: no results", file=sys.stderr)
         return 1
     summary = report(ratios(results))
+    report_by_time(results)
     if args.bound is not None:
         if not summary or abs(summary["median"] - 1) > args.bound:
             print(f"aa_bias: median off 1.00x by more than {args.bound:.0%}", file=sys.stderr)
