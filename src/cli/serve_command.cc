@@ -56,6 +56,9 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--max-batch", service->max_batch, "queued jobs one evaluation run takes at most (default 64; with "
                   "--lanes, twice a lane's slots)")
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--forget-after", service->forget_after_s, "seconds a finished job stays in queue.db (GET /v1/jobs/{id} "
+                  "answers it) before it is deleted; its evaluation stays in keval.db (default: kept)")
+      ->check(CLI::Range(1.0, 1e9));
   cmd->add_option("--batch-wait", service->gather_s, "seconds an idle server waits after a request for others to batch with it (default 0.25)")
       ->check(CLI::Range(0.0, 60.0));
   cmd->add_option("--http-threads", http->threads, "connections served at once (default 128)")->check(CLI::Range(4, 4096));

@@ -162,6 +162,14 @@ std::optional<std::string> JobQueue::cancel(const std::string& id) {
   return query.text(0);
 }
 
+size_t JobQueue::forget_finished_before(double unix_seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement remove(db_, "DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished_at < ?");
+  remove.bind(1, std::optional<double>(unix_seconds));
+  remove.run();
+  return static_cast<size_t>(sqlite3_changes(db_));
+}
+
 std::map<std::string, size_t> JobQueue::counts() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::map<std::string, size_t> counts = {{"queued", 0}, {"running", 0}, {"done", 0}, {"failed", 0}, {"cancelled", 0}};

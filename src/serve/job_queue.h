@@ -53,6 +53,9 @@ class JobQueue {
   // Cancels a queued job. Returns its state afterwards ("cancelled", or the state that
   // prevented it); nullopt when unknown.
   std::optional<std::string> cancel(const std::string& id);
+  // Deletes the done, failed and cancelled jobs that finished before `unix_seconds`; returns
+  // how many. Their evaluations stay in keval.db: a retry of one is answered from there.
+  size_t forget_finished_before(double unix_seconds);
   std::map<std::string, size_t> counts();
   size_t requeued_at_start() const { return requeued_at_start_; }
 

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <future>
+#include <thread>
 
 #include "common/scratch_dir_for_test.h"
 #include "serve/job_queue.h"
@@ -75,6 +77,27 @@ TEST(JobQueueTest, RunningJobsAreQueuedAgainWhenTheQueueReopensAndDoneJobsStayDo
   const auto again = reopened.claim(10);
   ASSERT_EQ(again.size(), 1u);
   EXPECT_EQ(again[0].attempts, 2);
+}
+
+TEST(JobQueueTest, FinishedJobsAreForgottenAfterTheirTimeAndUnfinishedOnesStay) {
+  ScratchDir dir;
+  JobQueue queue(dir.path() / "q.db");
+  const std::string done = queue.enqueue("k1", "quick", {{"n", 1}}).job.id;
+  const std::string failed = queue.enqueue("", "quick", {{"n", 2}}).job.id;
+  const std::string running = queue.enqueue("", "quick", {{"n", 3}}).job.id;
+  const std::string cancelled = queue.enqueue("", "quick", {{"n", 4}}).job.id;
+  const std::string queued = queue.enqueue("", "quick", {{"n", 5}}).job.id;
+  ASSERT_EQ(queue.claim(3).size(), 3u);
+  queue.finish(done, {{"verdict", "pass"}});
+  queue.fail(failed, "harness: no runner");
+  queue.cancel(cancelled);
+  const double finished_at = queue.get(done)->finished_at;
+  EXPECT_EQ(queue.forget_finished_before(finished_at - 3600), 0u);  // none ended that long ago
+  EXPECT_EQ(queue.forget_finished_before(finished_at + 3600), 3u);
+  EXPECT_FALSE(queue.get(done) || queue.get(failed) || queue.get(cancelled));
+  EXPECT_EQ(queue.get(running)->state, "running");
+  EXPECT_EQ(queue.get(queued)->state, "queued");
+  EXPECT_TRUE(queue.enqueue("k1", "quick", {{"n", 1}}).created);  // its key is free again
 }
 
 TEST(JobQueueTest, AKnownKeyAnswersItsJobAndADifferentRequestUnderItConflicts) {
@@ -191,6 +214,23 @@ TEST(ServiceTest, AnotherLaneTakesNewJobsWhileOneWaitsForItsSlowestJob) {
   EXPECT_EQ(lane_a.batches.size(), 1u);
   EXPECT_EQ(lane_b.batches.size(), 1u);
   EXPECT_EQ(service.health().body["lanes"], 2);
+}
+
+TEST(ServiceTest, AWorkerForgetsJobsFinishedLongerAgoThanForgetAfter) {
+  Fixture f;
+  JobQueue queue(f.dir.path() / "q.db");
+  FakeEvaluator evaluator;
+  ServiceOptions options;
+  options.forget_after_s = 0.05;
+  Service service(queue, f.suite, evaluator, options);
+  const std::string id = service.evaluate(kRelu, "", 0.0).body["id"];
+  EXPECT_TRUE(service.work_once());  // judges it (the first pass found nothing to forget)
+  EXPECT_EQ(queue.get(id)->state, "done");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Service later(queue, f.suite, evaluator, options);  // a new server: its first pass forgets
+  EXPECT_FALSE(later.work_once());
+  EXPECT_FALSE(queue.get(id).has_value());
+  EXPECT_EQ(later.job(id).status, 404);
 }
 
 TEST(ServiceTest, ARetryWithTheSameKeyGetsTheSameJobAndIsJudgedOnce) {

@@ -156,7 +156,16 @@ Answer Service::health() {
 
 std::string Service::metrics_text() { return metrics_.render(queue_.counts()); }
 
+void Service::forget_old_jobs() {
+  if (options_.forget_after_s <= 0) return;
+  const double t = now();
+  double last = last_forgotten_at_.load();
+  if (t - last < 60 || !last_forgotten_at_.compare_exchange_strong(last, t)) return;
+  queue_.forget_finished_before(t - options_.forget_after_s);
+}
+
 bool Service::work_once(size_t lane) {
+  forget_old_jobs();
   BatchEvaluator& evaluator = *lanes_.at(lane);
   std::vector<Job> jobs = queue_.claim(options_.max_batch);
   if (jobs.empty()) return false;

@@ -25,6 +25,7 @@ struct ServiceOptions {
   size_t max_batch = 64;        // jobs one keval run takes at most
   size_t max_batch_request = 1024;  // submissions one POST /v1/evaluate/batch may carry
   double gather_s = 0.25;  // an idle worker woken by a new job waits this long for the others sent with it
+  double forget_after_s = 0;  // finished jobs leave queue.db this long after they end; 0: never
   std::optional<RewardShaping> reward;
 };
 
@@ -64,6 +65,8 @@ class Service {
   nlohmann::json answer_of(const Job& job) const;
   std::optional<Job> wait_for(const std::string& id, double seconds);
   void notify();
+  // With forget_after_s: drops finished jobs that ended longer ago, at most once a minute.
+  void forget_old_jobs();
 
   JobQueue& queue_;
   const Suite& suite_;
@@ -76,6 +79,7 @@ class Service {
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;
   double started_at_ = 0;
+  std::atomic<double> last_forgotten_at_{0};
 };
 
 }  // namespace keval
