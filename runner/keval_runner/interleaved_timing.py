@@ -66,14 +66,13 @@ class Sampler:
         """((event_ms, host_ms, cover_ms, output), cover_us) of the call next_call() readies: a
         sample whose enqueue outlasted a fitted cover is taken again behind a longer one (at most
         `cap_us`); the cover returned is the one the kept sample had."""
-        for _ in range(RETAKES):
+        for attempt in range(RETAKES + 1):
             sample = self.take(next_call(), cover_us)
-            longer = None if self.cover is None or sample[2] is None else self.cover.longer_us(
-                cover_us, self.enqueue_ms, sample[2], cap_us)
+            retakes_left = attempt < RETAKES and self.cover is not None and sample[2] is not None
+            longer = self.cover.longer_us(cover_us, self.enqueue_ms, sample[2], cap_us) if retakes_left else None
             if longer is None:
                 return sample, cover_us
             cover_us = longer
-        return self.take(next_call(), cover_us), cover_us
 
     def take(self, call, cover_us=None) -> tuple:
         """(event_ms, host_ms or None, cover_ms or None, output) of one call; `cover_us`: the
@@ -191,12 +190,15 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     # The baselines first: the candidate's cover may outlast its enqueue only as long as theirs
     # do, so host work of its own (say, the answer computed on the CPU) stays in its samples.
     # A candidate timed alone keeps the settings' cover.
-    trusted_us = float(timing_setting(settings, "launch_cover_us"))  # the longest baseline cover
+    def candidates_cap(contender):
+        """The longest cover a baseline has now (covers only lengthen), for the candidate."""
+        if contender.who != "candidate":
+            return None
+        return max([float(timing_setting(settings, "launch_cover_us"))]
+                   + [c.cover_us for c in contenders if c.who != "candidate" and c.cover_us])
+
     for contender in sorted(contenders, key=lambda c: c.who == "candidate"):
-        candidate = contender.who == "candidate"
-        contender.warm_up(int(timing_setting(settings, "warmup")), sampler, trusted_us if candidate else None)
-        if not candidate and contender.cover_us:
-            trusted_us = max(trusted_us, contender.cover_us)
+        contender.warm_up(int(timing_setting(settings, "warmup")), sampler, candidates_cap(contender))
         contender.charge_l2(sampler)
     began = _clock()
     active = list(contenders)
@@ -204,10 +206,7 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
         for contender in list(active):
             if last is not None:
                 last.charge_l2(sampler)
-            candidate = contender.who == "candidate"
-            sample = contender.sample(sampler, trusted_us if candidate else None)
-            if not candidate and contender.cover_us:
-                trusted_us = max(trusted_us, contender.cover_us)
+            sample = contender.sample(sampler, candidates_cap(contender))
             mhz = clock.current_mhz() if clock is not None else None
             kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
             contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
