@@ -11,8 +11,9 @@ breaks). TritonBench-T: one model's published outputs (LLM_generated/), right or
 Prints, per suite and in all: candidates, wall seconds with start-up (the whole run), the steady
 rate (from the first judgement to the last, keval.db's `created_at`), how many passed, and how
 many meant-correct ones passed and meant-broken ones failed. A peer is left out when its
-checkout is not given. `--write DIR` keeps each suite's candidates, the KernelBenchX ones also
-in its own format (kernelbenchx-own-format.jsonl, for bench/peer_throughput.py).
+checkout is not given. `--write DIR` keeps each suite's candidates and results (NAME.jsonl, NAME-results.jsonl), the
+KernelBenchX ones also in its own format (kernelbenchx-own-format.jsonl, for
+bench/peer_throughput.py).
 The targets (one H200, default settings): steady ≤ 2 s per candidate, whole run ≤ 3 s.
 """
 import argparse
@@ -102,6 +103,8 @@ def judged(name: str, suite: str, rows: list, peer_format: bool, work: pathlib.P
     seconds = run_keval(["run", "--suite", suite, "--submissions", f"{name}:{subs}" if peer_format else subs, "--out", out,
                          "--device", args.device, "--quiet", *shlex.split(args.keval_args)])
     verdicts = {r["id"]: r["verdict"] for r in results(out)}
+    if args.write:  # for bench/job_seconds.py: where each job's time and memory went
+        shutil.copy(out / "results.jsonl", pathlib.Path(args.write) / f"{name}-results.jsonl")
     return {"suite": name, "candidates": len(rows), "seconds": seconds,
             "steady": steady_seconds_per_candidate(out / "keval.db"),
             "passed": sum(v == "pass" for v in verdicts.values()),

@@ -1,6 +1,7 @@
 """A/A on the CPU (issue 19): each suite's baseline submitted as its own candidate must time
 alike on both sides. Wall-clock timing on a shared CI machine is noisy, so the bound is loose
-(25%), but glue that runs on one side only, here a sleep as long as the call, must break it."""
+(35%), but glue that runs on one side only, here a sleep longer than the call, must break even
+a 25% bound."""
 import json
 import os
 import pathlib
@@ -11,13 +12,13 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 BOUND = "0.25"
 SAMPLES = ["--max-samples", "20", "--max-seconds", "5"]
-# KernelBenchX's fixture calls take under 1 ms of Python on the CPU, and the first ten or so
-# samples of each side run slower as the process warms (there is no warm-up on the CPU): at 20
-# samples a median came out 0.69x now and then (the code before this session did the same);
-# at 60 it stayed within 0.90x-1.02x in five runs here. Its bound is looser still: three tasks
-# make a median of three. The glue check below (a 20 ms sleep a call) keeps the tight bound.
-KERNELBENCHX_SAMPLES = ["--max-samples", "60", "--max-seconds", "10"]
-KERNELBENCHX_BOUND = "0.35"
+# The first ten or so samples of each side run slower as the process warms (there is no
+# warm-up on the CPU), so at 20 samples a median came out 0.69x (KernelBenchX's fixture, calls
+# under 1 ms of Python) or 1.29x (vector_add, in a fresh-clone CI run) now and then; at 60 it
+# stayed within 0.90x-1.02x in five runs here. The A/A checks take 60 samples and a looser
+# bound; the glue check below (a 20 ms sleep a call, several times the call) keeps the tight one.
+AA_SAMPLES = ["--max-samples", "60", "--max-seconds", "10"]
+AA_BOUND = "0.35"
 KERNELBENCHX_FIXTURE = REPO / "tests" / "adapters" / "kernelbench" / "fixtures" / "kernelbenchx"
 
 
@@ -29,14 +30,14 @@ def aa_bias(*args):
 
 def test_keval_suite_goldens_time_alike_against_themselves(tmp_path):
     proc = aa_bias("--suite", "suites/keval", "--tasks", "vector_add", "--device", "cpu",
-                   "--out", tmp_path / "aa", "--bound", BOUND, *SAMPLES)
+                   "--out", tmp_path / "aa", "--bound", AA_BOUND, *AA_SAMPLES)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "overall: 9 cases of 1 tasks" in proc.stdout, proc.stdout
 
 
 def test_kernelbenchx_references_time_alike_against_themselves(tmp_path):
     proc = aa_bias("--suite", f"kernelbenchx:{KERNELBENCHX_FIXTURE}:any-code", "--device", "cpu",
-                   "--out", tmp_path / "aa", "--bound", KERNELBENCHX_BOUND, *KERNELBENCHX_SAMPLES)
+                   "--out", tmp_path / "aa", "--bound", AA_BOUND, *AA_SAMPLES)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "overall: 3 cases of 3 tasks" in proc.stdout, proc.stdout
 
