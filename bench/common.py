@@ -32,8 +32,9 @@ def variant(code, n):
 
 
 def broken(code):
-    """A wrong kernel: every stored value is off by a little (a typical subtle bug)."""
-    return re.sub(r"tl\.store\(([^,]+),\s*", r"tl.store(\1, 1.001 * ", code, count=1)
+    """A wrong kernel: its first store's values 5% off (a subtle bug, but past every task's
+    tolerance: 0.1% passed matmul's 1e-2 on the H200)."""
+    return re.sub(r"tl\.store\(([^,]+),\s*", r"tl.store(\1, 1.05 * ", code, count=1)
 
 
 def write_jsonl(path, rows):

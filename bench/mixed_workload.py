@@ -1,6 +1,6 @@
 """Seconds per fully judged candidate on a mixed workload (issue 19): keval's core tasks, some
 KernelBenchX tasks and some TritonBench-T tasks, judged by `keval run` at default settings, one
-suite after the other. Core: each task's golden and a broken copy (one store 0.1% off).
+suite after the other. Core: each task's golden and a broken copy (one store 5% off).
 KernelBenchX: each task's reference (in PyTorch, so the suite is `any-code`) and a copy whose
 outputs are 10% off; its checkout ships no Triton solutions (its corpus's code has lost its line
 breaks). TritonBench-T: one model's published outputs (LLM_generated/), right or not.
