@@ -2,12 +2,15 @@
 GPU (issue 19): wall seconds of each, including start-up, and their ratio.
 
     python bench/peer_throughput.py --checkout KERNELBENCHX --candidates FILE.jsonl --out DIR
-        [--gpus 0] [--keval-args "--jobs 8"] [--skip-peer] [--device cpu]
+        [--gpus 0] [--keval-args "--jobs 8"] [--skip-peer] [--any-code] [--device cpu]
 
 FILE.jsonl is in KernelBenchX's own input format (what `scripts/run_eval.sh` reads; keval
 reads it as `--submissions kernelbenchx:FILE`). keval runs with default settings unless
 --keval-args says otherwise; KernelBenchX runs `bash scripts/run_eval.sh FILE DIR GPUS` from its
-checkout. Prints one line per pipeline and the ratio; --json writes the figures.
+checkout; it keeps one candidate per file, so the ratio is of seconds per candidate each judged
+(KernelBenchX's count from its summary.json). --any-code: keval judges code without a Triton
+kernel (KernelBenchX's references) rather than answering no_kernel. Prints one line per
+pipeline and the ratio; --json writes the figures.
 """
 import argparse
 import json
@@ -34,8 +37,18 @@ def timed(command: list, cwd, log: pathlib.Path, env=None) -> tuple:
     return time.monotonic() - started, rc
 
 
+def peer_judged(out: pathlib.Path, default: int) -> int:
+    """How many candidates KernelBenchX's pipeline judged: its summary's total (it keeps one
+    candidate per file, so two of one task count once), else `default`."""
+    try:
+        return int(json.loads((out / "summary.json").read_text())["total"]) or default
+    except (OSError, ValueError, KeyError, TypeError):
+        return default
+
+
 def keval_command(args, out: pathlib.Path) -> list:
-    return [KEVAL, "run", "--suite", f"kernelbenchx:{args.checkout}", "--submissions",
+    suite = f"kernelbenchx:{args.checkout}" + (":any-code" if args.any_code else "")
+    return [KEVAL, "run", "--suite", suite, "--submissions",
             f"kernelbenchx:{args.candidates}", "--out", str(out), "--device", args.device,
             *(["--gpus", args.gpus] if args.device == "cuda" else []),
             "--quiet", *shlex.split(args.keval_args)]
@@ -50,6 +63,8 @@ def main(argv=None) -> int:
     parser.add_argument("--device", default="cuda", help="cpu: a dry run of keval's side (with --skip-peer)")
     parser.add_argument("--keval-args", default="", help="extra `keval run` arguments")
     parser.add_argument("--skip-peer", action="store_true", help="time keval only")
+    parser.add_argument("--any-code", action="store_true",
+                        help="keval judges code without a Triton kernel too, as KernelBenchX does")
     parser.add_argument("--json", type=pathlib.Path)
     args = parser.parse_args(argv)
     needed = [(args.candidates, "--candidates")]
@@ -70,10 +85,12 @@ def main(argv=None) -> int:
         env = dict(os.environ, CUDA_VISIBLE_DEVICES=os.environ.get("CUDA_VISIBLE_DEVICES", args.gpus))
         peer_s, peer_rc = timed(["bash", "scripts/run_eval.sh", str(args.candidates), str(args.out / "kernelbenchx"),
                                  args.gpus], args.checkout, args.out / "kernelbenchx.log", env)
-        figures["kernelbenchx"] = {"seconds": peer_s, "exit": peer_rc}
-        print(f"KernelBenchX {peer_s:8.1f} s  {peer_s / n:6.2f} s per candidate  (exit {peer_rc})")
-        figures["ratio"] = peer_s / keval_s if keval_s else None
-        print(f"ratio: keval is {figures['ratio']:.1f}x KernelBenchX's speed on {n} candidates")
+        peer_n = peer_judged(args.out / "kernelbenchx", n)
+        figures["kernelbenchx"] = {"seconds": peer_s, "exit": peer_rc, "judged": peer_n}
+        print(f"KernelBenchX {peer_s:8.1f} s  {peer_s / peer_n:6.2f} s per candidate  (exit {peer_rc}; "
+              f"judged {peer_n} of {n})")
+        figures["ratio"] = (peer_s / peer_n) / (keval_s / n) if keval_s else None
+        print(f"ratio: keval is {figures['ratio']:.1f}x KernelBenchX's speed per candidate")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0 if keval_rc in (0, 1) else 1
