@@ -96,17 +96,36 @@ def test_the_same_code_twice_in_one_file_is_judged_once_and_reported_under_both_
     assert sqlite3.connect(out / "keval.db").execute("SELECT COUNT(*) FROM evaluations").fetchone()[0] == 1
 
 
-def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
+def load_job_seconds():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("job_seconds", REPO / "bench" / "job_seconds.py")
     job_seconds = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(job_seconds)
+    return job_seconds
+
+
+def test_job_seconds_summary_names_every_job_of_a_timed_run(examples_run):
+    job_seconds = load_job_seconds()
     out, _ = examples_run
     summary = job_seconds.summarize([r for r in read_results(out) if r["verdict"] == "pass"])
     assert set(summary) == {"candidate", "reference", "timing"}
     assert summary["timing"]["phases"]["timing"] > 0 and summary["candidate"]["wall_s"] > 0
     assert summary["candidate"]["peak_host_bytes"] > 0 and summary["timing"]["peak_gpu_bytes"] == 0
+
+
+def test_job_seconds_bounds_kevals_own_gpu_memory_by_large_calls_only():
+    """The 2x rule's figure: the warden's GPU peak over one call's bytes, the guest's left out,
+    calls under 64 MiB (where 2 MiB allocator blocks decide the ratio) left out."""
+    mib = 2**20
+
+    def result(gpu, guest, io):
+        return {"job_seconds": {"candidate": {"wall_s": 1.0, "peak_memory": {
+            "gpu_bytes": gpu * mib, "guest_gpu_bytes": guest * mib, "io_bytes": io * mib}}}}
+
+    summary = load_job_seconds().summarize([result(300, 500, 128), result(40, 0, 1)])["candidate"]
+    assert summary["keval_over_io"] == 300 / 128
+    assert summary["gpu_over_io"] == 40.0  # both processes, every call
 
 
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):
