@@ -160,7 +160,9 @@ class CandidateJob:
             return None
         shared = self.shared(args, self.checks["guard_bytes"])
         try:
-            before = [t.clone() for t in shared.inputs]
+            # the drawn inputs were copied into the shared buffers: they are what the call
+            # must leave unchanged, without a third copy on the device
+            before = tensors_in(args)
             options = {"poison": self.checks["poison_outputs"]}
             if keep_as is not None:
                 options.update(keep_as=keep_as, seed=seed)
