@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 
 #include "common/cache_root.h"
 
@@ -34,14 +35,29 @@ std::filesystem::path ceilings_cache_path(const std::string& gpu_name, const std
   return keval_cache_root() / "ceilings" / (key + ".json");
 }
 
+namespace {
+
+std::optional<Ceilings> cached_ceilings(const std::filesystem::path& cache) {
+  std::ifstream in(cache);
+  if (!in) return std::nullopt;
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || j.value("copy_gbps", 0.0) <= 0) return std::nullopt;
+  return Ceilings::from_json(j);
+}
+
+// keval serve's lanes start their first runs together: one measures, the others then read its
+// cache, rather than each measuring beside the others' bandwidth.
+std::mutex measuring;
+
+}  // namespace
+
 std::optional<Ceilings> load_or_measure_ceilings(JobRunner& runner, const std::string& gpu_name,
                                                  const std::string& driver,
                                                  const std::filesystem::path& work_dir) {
   const auto cache = ceilings_cache_path(gpu_name, driver);
-  if (std::ifstream in(cache); in) {
-    auto j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_discarded() && j.value("copy_gbps", 0.0) > 0) return Ceilings::from_json(j);
-  }
+  if (auto known = cached_ceilings(cache)) return known;
+  std::lock_guard<std::mutex> lock(measuring);
+  if (auto known = cached_ceilings(cache)) return known;
   std::filesystem::create_directories(work_dir);
   nlohmann::json request = {{"op", "run"}, {"kind", "ceilings"}, {"device", "cuda"},
                             {"work_dir", std::filesystem::absolute(work_dir).string()},

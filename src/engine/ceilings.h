@@ -27,7 +27,8 @@ struct Ceilings {
 std::filesystem::path ceilings_cache_path(const std::string& gpu_name, const std::string& driver);
 
 // Cached ceilings, or a fresh measurement through `runner` (then cached). nullopt when the
-// measurement failed; the run goes on without efficiency.
+// measurement failed; the run goes on without efficiency. Threads of one process measure one
+// at a time, and a thread that waited reads the cache the first one wrote.
 std::optional<Ceilings> load_or_measure_ceilings(JobRunner& runner, const std::string& gpu_name,
                                                  const std::string& driver,
                                                  const std::filesystem::path& work_dir);
