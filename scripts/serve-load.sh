@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # keval serve under load, as on the H200 (docs/gpu-validation.md): CLIENTS concurrent clients
 # (bench/serve_load.py), one SIGKILL at KILL_AT seconds and a restart, then one client alone;
-# afterwards the queue and the store are read for lost or doubled work.
+# afterwards the queue and the store are read for lost or doubled work. KILL_AT=none: no kill
+# (to compare set-ups, e.g. LANES=8 JOBS=8 against LANES=2); IDLE_REQUESTS=0: no lone client.
 #   LOG=DIR KEVAL=PATH DEVICE=cuda JOBS=8 LANES=1 CLIENTS=64 REQUESTS=4 KILL_AT=150 LOAD_S=330 \
 #     bash scripts/serve-load.sh
 # Writes LOG/load.json, load.txt, idle.json, idle.txt, watch.txt (queue counts every 5 s),
@@ -44,13 +45,17 @@ PY
 "$PY" bench/serve_load.py --url "http://127.0.0.1:$PORT" --clients "$CLIENTS" --requests "$REQUESTS" \
   --deadline "$LOAD_S" --json "$LOG/load.json" > "$LOG/load.txt" 2>&1 &
 load=$!
-sleep "$KILL_AT"
-kill -9 "$(cat "$S.pid")"; echo "SIGKILL at $(( $(date +%s) - t0 )) s" >> "$LOG/watch.txt"
-sleep 2; serve; up; echo "restarted, up at $(( $(date +%s) - t0 )) s" >> "$LOG/watch.txt"
+if [ "$KILL_AT" != none ]; then
+  sleep "$KILL_AT"
+  kill -9 "$(cat "$S.pid")"; echo "SIGKILL at $(( $(date +%s) - t0 )) s" >> "$LOG/watch.txt"
+  sleep 2; serve; up; echo "restarted, up at $(( $(date +%s) - t0 )) s" >> "$LOG/watch.txt"
+fi
 wait "$load"; echo "load ended at $(( $(date +%s) - t0 )) s" >> "$LOG/watch.txt"
 # one client alone, full candidates only (it may first wait for the load's last jobs)
-"$PY" bench/serve_load.py --url "http://127.0.0.1:$PORT" --clients 1 --requests "${IDLE_REQUESTS:-6}" --cheap-share 0 \
-  --seed 7 --deadline 120 --json "$LOG/idle.json" > "$LOG/idle.txt" 2>&1
+if [ "${IDLE_REQUESTS:-6}" -gt 0 ]; then
+  "$PY" bench/serve_load.py --url "http://127.0.0.1:$PORT" --clients 1 --requests "${IDLE_REQUESTS:-6}" --cheap-share 0 \
+    --seed 7 --deadline 120 --json "$LOG/idle.json" > "$LOG/idle.txt" 2>&1
+fi
 touch "$S.stop"
 kill -TERM "$(cat "$S.pid")"; wait 2>/dev/null
 "$PY" - "$S" > "$LOG/queue.txt" 2>&1 <<'PY'
@@ -68,4 +73,4 @@ PY
 "$PY" bench/job_seconds.py "$S/results-of-jobs.jsonl" >> "$LOG/queue.txt" 2>&1
 "$PY" bench/job_seconds.py "$S/results-of-jobs.jsonl" --verdict pass >> "$LOG/queue.txt" 2>&1
 tail -n 40 "$LOG/serve.log" > "$LOG/serve-tail.txt"; rm -f "$LOG/serve.log"
-cat "$LOG/load.txt" "$LOG/idle.txt" "$LOG/queue.txt"
+cat "$LOG/load.txt" "$LOG/queue.txt"; [ -f "$LOG/idle.txt" ] && cat "$LOG/idle.txt"
