@@ -69,6 +69,9 @@ def main(argv=None) -> int:
                  if entry["gpu_over_io"] else "")
               + (f"; keval's own over calls of 64 MiB or more, at most {entry['keval_over_io']:.2f}x"
                  if entry["keval_over_io"] else ""))
+        alone = entry["phases"].get("alone", 0.0) * entry["n"]
+        if alone:  # the other jobs wait meanwhile: the run's rate can be no better than this
+            print(f"{'':10s} alone with the GPU: {alone:.1f} s in all")
     return 0
 
 

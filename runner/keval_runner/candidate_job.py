@@ -25,7 +25,8 @@ from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
 from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
 from .messages import clip
-from .output_files import output_path, rerun_path, save_outputs
+from .output_files import output_path, rerun_path
+from .output_saver import OutputSaver
 from .phases import phase
 from .rotation import MAX_SETS, derived_seeds, input_bytes
 from .sealed_outputs import open_sealed_outputs
@@ -61,6 +62,7 @@ class CandidateJob:
         self.code_file = request["code_file"]
         self.checks = checks.settings_from(request)
         self.make_inputs = None
+        self.saver = OutputSaver()
         with open(self.code_file, encoding="utf-8", errors="replace") as f:
             self.defined = kernel_identity.defined_kernels(f.read())
 
@@ -175,9 +177,7 @@ class CandidateJob:
             shared.close()
         if outputs is not None:
             peak_memory.note_call(shared.inputs, outputs)
-            with phase("save_outputs"):
-                outputs = save_outputs(saved, outputs, owned=True,
-                                       writing=lambda: device_gate.idle(self.request, self.writer, self.device))
+            self.saver.save(saved, outputs)
         own, other = self.own_and_other(reply.get("kernels"))
         foreign = reply.get("foreign_output_types") if isinstance(reply.get("foreign_output_types"), list) else []
         wall_ms = reply.get("wall_ms") if isinstance(reply.get("wall_ms"), (int, float)) else None
@@ -209,8 +209,7 @@ class CandidateJob:
         same = len(first_outputs) == len(second) and all(
             tensors_identical(a, b) for a, b in zip(first_outputs, second))
         if not same and self.request.get("save_rerun_outputs"):
-            with phase("save_outputs"):
-                save_outputs(rerun, second, owned=True)
+            self.saver.save(rerun, second)
         # identical outputs differ by 0: the float64 pass over every element (seconds on a large
         # case) is only worth it where they differ
         self.send("determinism", **where, same=same, max_abs_diff=0.0 if same else max_abs_diff(first_outputs, second))
@@ -303,6 +302,14 @@ class CandidateJob:
     # -- the whole job -----------------------------------------------------------------
 
     def run(self) -> None:
+        try:
+            self.run_cases()
+        except BaseException:
+            self.saver.wait(raise_error=False)
+            raise
+        self.saver.wait()  # the reference job reads the files
+
+    def run_cases(self) -> None:
         with phase("load"):
             loaded = self.load()
         if not loaded:
@@ -321,6 +328,8 @@ class CandidateJob:
                     continue
                 first_outputs[seed] = outputs
                 if index == 0 and self.request.get("check_determinism"):
+                    # a timing job waiting for the device waits for one call, not two
+                    device_gate.pause_point(self.request, self.writer, self.device)
                     with phase("determinism"):
                         self.check_determinism(case, seed, outputs)
             if seeds and seeds[0] in first_outputs:

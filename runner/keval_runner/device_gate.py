@@ -13,10 +13,11 @@ A job that finds it finishes its queued GPU work, sends `device_paused` (the con
 back its share) and waits for device-resume-K in its work folder (the share given back). So a
 timing job waits for the current call of each running job, not for the rest of each job.
 
-`begin_idle(...)` / `end_idle()` (or `idle(...)`), around a stretch without GPU work (Triton
-compiling, torch.save writing a file): the job synchronizes and sends `device_idle` (the
-controller takes back its share at once, and the job goes on) and, at the end, `device_busy`,
-then waits for device-busy-K (a share again). So a timing job does not wait for a compile.
+`begin_idle(...)` / `end_idle()`, around a stretch without GPU work (Triton compiling): the job
+synchronizes and sends `device_idle` (the controller takes back its share at once, and the job
+goes on) and, at the end, `device_busy`, then waits for device-busy-K (a share again). So a
+timing job does not wait for a compile. (A call's outputs are written on a thread of their
+own, output_saver.py, while the job goes on with its share.)
 """
 
 import contextlib
@@ -75,15 +76,6 @@ def end_idle() -> None:
     _wait_for(signal, "busy_wait")
 
 
-@contextlib.contextmanager
-def idle(request: dict, writer, device=None):
-    begin_idle(request, writer, device)
-    try:
-        yield
-    finally:
-        end_idle()
-
-
 def pause_point(request: dict, writer, device=None) -> None:
     global _resumed
     hold = request.get("device_hold")
@@ -107,6 +99,7 @@ def alone(request: dict, writer):
     writer.send("device_alone")
     _wait_for(signal, "gate_wait")  # how long others held the device
     try:
-        yield
+        with phase("alone"):  # how long the others wait for this job
+            yield
     finally:
         writer.send("device_shared")

@@ -4,7 +4,6 @@ Saved without torch.save's CRC32 (on this machine 0.5 s per 256 MiB, four times 
 the save; the file never leaves the run's folder and is read once, by our own reference job)
 and loaded memory-mapped (the comparison reads each page once, from the page cache)."""
 
-import contextlib
 import os
 
 import torch
@@ -34,19 +33,17 @@ def plain_cpu_copy(t: torch.Tensor) -> torch.Tensor:
     return plain_copy(t, "cpu")
 
 
-def save_outputs(path: str, outputs: list, writing=None, owned: bool = False) -> list:
+def save_outputs(path: str, outputs: list, owned: bool = False) -> list:
     """Saves CPU copies (a copy never shares storage with an input or a larger buffer) and
     returns them; `owned`: the outputs are already plain CPU tensors each owning exactly its
-    memory (a guest's, from the warden), saved as they are. `writing()`, when given, is the
-    context the file is written in (after the copies: no GPU work)."""
+    memory (a guest's, from the warden), saved as they are."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     cpu = list(outputs) if owned else [plain_cpu_copy(t) for t in outputs]
     tmp = path + ".tmp"
     set_crc32 = getattr(torch.serialization, "set_crc32_options", None)  # torch >= 2.5
     if set_crc32 is not None:
         set_crc32(False)
-    with writing() if writing is not None else contextlib.nullcontext():
-        torch.save(cpu, tmp)
+    torch.save(cpu, tmp)
     os.replace(tmp, path)  # a crash mid-save never leaves a half-written file under the real name
     return cpu
 

@@ -219,6 +219,8 @@ class TimingJob(CandidateJob):
                 try:
                     for prepared in measured:
                         if prepared.first_outputs is not None:
+                            # a timing job waiting for the device waits for one call, not all
+                            device_gate.pause_point(self.request, self.writer, self.device)
                             self.ablate(prepared)
                 except GuestGone:
                     self.send("ablation", outputs_unchanged=False, suppressed=[], guest_lost=True)

@@ -152,7 +152,7 @@ def test_device_gate_and_sweep_messages_follow_the_schema(runner, jobs, tmp_path
     go_aheads(request["work_dir"])
     messages = runner.run(request)
     types = [m["type"] for m in messages]
-    assert {"device_paused", "device_idle", "device_busy", "call", "done"} <= set(types), types
+    assert {"device_paused", "call", "done"} <= set(types), types
 
     sweep = {"op": "run", "job": "sweep1", "kind": "sweep", "device": "cpu", "gpu": 0, "task_dir": TASK_DIR,
              "entry": "vector_add", "outputs_dir": jobs.outputs_dir, "work_dir": str(tmp_path / "sweep1"),
@@ -169,6 +169,24 @@ def test_device_gate_and_sweep_messages_follow_the_schema(runner, jobs, tmp_path
     assert {"device_alone", "device_shared"} <= {m["type"] for m in messages}
     off = [(message_problem(m), m) for m in messages if message_problem(m)]
     assert off == []
+
+
+def test_idle_stretch_messages_follow_the_schema(tmp_path):
+    """A job gives its share back around a compile (on CUDA) and asks for it again."""
+    from keval_runner import device_gate
+    from keval_runner.messages import MessageWriter
+
+    read_fd, write_fd = os.pipe()
+    writer = MessageWriter(write_fd, "j1")
+    device_gate.reset()
+    go_aheads(str(tmp_path))
+    device_gate.begin_idle({"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}, writer)
+    device_gate.end_idle()
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        messages = [json.loads(line) for line in pipe.read().splitlines()]
+    assert [m["type"] for m in messages] == ["device_idle", "device_busy"]
+    assert [message_problem(m) for m in messages] == ["", ""]
 
 
 def test_a_message_off_the_schema_is_found():

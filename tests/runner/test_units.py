@@ -76,6 +76,18 @@ def test_stop_rule():
     assert stop_reason([1.0, 2.0, 3.0], 1.5, SETTINGS) == "time_cap"
     assert stop_reason([1.0, 2.0] * 5, 0.1, SETTINGS) == "sample_cap"
     assert stop_reason([1.0] * 3, 0.1, dict(SETTINGS, min_seconds=0.5)) is None
+
+
+def test_stop_rule_allows_more_spread_as_samples_add_up():
+    """The spread allowed grows as sqrt(n / min_samples): the median's standard error stays put."""
+    settings = {"min_samples": 10, "max_samples": 1000, "max_seconds": 100.0, "target_rel_stdev": 0.005}
+    spread_06 = [1.0 + 0.006 * (1 if i % 2 else -1) for i in range(10)]  # stdev/mean about 0.63%
+    assert relative_stdev(spread_06) > 0.005
+    assert stop_reason(spread_06, 0.1, settings) is None
+    assert stop_reason(spread_06 * 2, 0.1, settings) == "converged"  # 20 samples: 0.71% allowed
+    spread_3 = [1.0 + 0.03 * (1 if i % 2 else -1) for i in range(200)]  # 3%: 360 samples needed
+    assert stop_reason(spread_3, 0.1, settings) is None
+    assert stop_reason(spread_3 * 2, 0.1, settings) == "converged"
     assert relative_stdev([2.0, 2.0]) == 0.0 and relative_stdev([1.0]) == float("inf")
 
 
@@ -421,13 +433,14 @@ def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_pa
 
     request = {"work_dir": str(tmp_path), "device_hold": str(tmp_path / "hold")}
     (tmp_path / "device-busy-0").touch()  # the controller's go-ahead, given in advance
-    with device_gate.idle(request, Writer()):
-        assert sent == ["device_idle"]
-        device_gate.begin_idle(request, Writer())  # nested: one stretch only
+    device_gate.begin_idle(request, Writer())
+    assert sent == ["device_idle"]
+    device_gate.begin_idle(request, Writer())  # nested: one stretch only
+    device_gate.end_idle()
     assert sent == ["device_idle", "device_busy"]
     device_gate.end_idle()  # none open: nothing sent
-    with device_gate.idle({"work_dir": str(tmp_path)}, Writer()):  # no gate: no messages
-        pass
+    device_gate.begin_idle({"work_dir": str(tmp_path)}, Writer())  # no gate: no messages
+    device_gate.end_idle()
     assert sent == ["device_idle", "device_busy"]
 
 
