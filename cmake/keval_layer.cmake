@@ -1,16 +1,38 @@
 # One static library per src/ directory, so that the build refuses an include up the layers
 # (docs/architecture.md, "Layers").
 #
-# keval_layer(NAME LAYER N [DEPS dir...] [TEST_DEPS dir...] [LINK item...] [PRIVATE_INCLUDES dir...])
+# keval_layer(NAME LAYER N [DEPS dir...] [TEST_DEPS dir...] [LINK item...] [PRIVATE_INCLUDES dir...]
+#             [PRECOMPILE header...])
 #
 # src/NAME becomes keval_NAME. Its include root holds a single entry, NAME -> src/NAME, and it
 # sees another directory's headers only through a library it links, so `#include "engine/x.h"`
 # from judge/ fails to compile. A dependency must be declared before the library (so there is
 # no circle) and lie on its layer or a lower one. The directory's tests (*_test.cc) become an
 # object library that keval_tests gathers; TEST_DEPS are what only they need.
+#
+# A clean build on a 2-core CI machine spent most of its 13 minutes parsing the same heavy headers
+# (nlohmann/json, CLI11, gtest) in every file, so each library reuses one precompiled header:
+# keval_pch's, or, with PRECOMPILE, its own of the common headers plus those; and compiles its
+# files in unity batches, so the templates they share are instantiated and optimised once per
+# batch (a file-local helper therefore needs a name no other file of its directory uses). Tests
+# compile at -O0 against their own precompiled header: they are compiled more often than run.
+
+set(KEVAL_COMMON_HEADERS <algorithm> <filesystem> <fstream> <map> <optional> <set> <sstream>
+  <stdexcept> <string> <vector> <nlohmann/json.hpp>)
+
+function(keval_precompiled_headers)
+  file(WRITE ${CMAKE_BINARY_DIR}/keval_pch.cc "// keval_pch: owns the shared precompiled header.\n")
+  add_library(keval_pch STATIC ${CMAKE_BINARY_DIR}/keval_pch.cc)
+  target_link_libraries(keval_pch PUBLIC nlohmann_json::nlohmann_json)
+  target_precompile_headers(keval_pch PRIVATE ${KEVAL_COMMON_HEADERS})
+  add_library(keval_test_pch OBJECT ${CMAKE_BINARY_DIR}/keval_pch.cc)
+  target_link_libraries(keval_test_pch PUBLIC nlohmann_json::nlohmann_json GTest::gtest)
+  target_compile_options(keval_test_pch PRIVATE -O0)
+  target_precompile_headers(keval_test_pch PRIVATE ${KEVAL_COMMON_HEADERS} <gtest/gtest.h>)
+endfunction()
 
 function(keval_layer name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAYER" "DEPS;TEST_DEPS;LINK;PRIVATE_INCLUDES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "LAYER" "DEPS;TEST_DEPS;LINK;PRIVATE_INCLUDES;PRECOMPILE")
   if(NOT arg_LAYER)
     message(FATAL_ERROR "keval_layer(${name}): LAYER is required")
   endif()
@@ -40,16 +62,24 @@ function(keval_layer name)
   list(FILTER sources EXCLUDE REGEX "/main\\.cc$")
 
   add_library(keval_${name} STATIC ${sources})
-  set_target_properties(keval_${name} PROPERTIES KEVAL_LAYER ${arg_LAYER})
+  set_target_properties(keval_${name} PROPERTIES KEVAL_LAYER ${arg_LAYER} UNITY_BUILD ON)
   target_include_directories(keval_${name} PUBLIC ${root})
   if(arg_PRIVATE_INCLUDES)
     target_include_directories(keval_${name} PRIVATE ${arg_PRIVATE_INCLUDES})
   endif()
   target_link_libraries(keval_${name} PUBLIC ${arg_DEPS} nlohmann_json::nlohmann_json ${arg_LINK})
+  if(arg_PRECOMPILE)
+    target_precompile_headers(keval_${name} PRIVATE ${KEVAL_COMMON_HEADERS} ${arg_PRECOMPILE})
+  else()
+    target_precompile_headers(keval_${name} REUSE_FROM keval_pch)
+  endif()
 
   if(tests)
     add_library(keval_${name}_tests OBJECT ${tests})
     target_link_libraries(keval_${name}_tests PUBLIC keval_${name} ${arg_TEST_DEPS} GTest::gtest)
+    target_compile_options(keval_${name}_tests PRIVATE -O0)
+    set_target_properties(keval_${name}_tests PROPERTIES UNITY_BUILD ON)
+    target_precompile_headers(keval_${name}_tests REUSE_FROM keval_test_pch)
     set_property(GLOBAL APPEND PROPERTY KEVAL_TEST_LIBRARIES keval_${name}_tests)
   endif()
 endfunction()

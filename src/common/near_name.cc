@@ -63,4 +63,10 @@ std::vector<std::string> near_names(std::string_view pattern, const std::vector<
   return out;
 }
 
+std::string comma_joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
 }  // namespace keval

@@ -20,4 +20,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
 std::vector<std::string> near_names(std::string_view pattern, const std::vector<std::string>& candidates,
                                     size_t most = 5);
 
+// "a, b, c": names listed in a message.
+std::string comma_joined(const std::vector<std::string>& names);
+
 }  // namespace keval

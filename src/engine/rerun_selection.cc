@@ -24,12 +24,6 @@ std::vector<std::string> verdict_names() {
   return names;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 }  // namespace
 
 RerunSelection RerunSelection::parse(const std::string& spec, const Suite& suite) {
@@ -56,7 +50,7 @@ RerunSelection RerunSelection::parse(const std::string& spec, const Suite& suite
     names.insert(names.end(), verdict_list.begin(), verdict_list.end());
     const auto near = near_names(parts.empty() ? spec : parts.front(), names);
     throw std::runtime_error("--rerun \"" + spec + "\" is not \"all\", a verdict or a task glob that matches a task" +
-                             (near.empty() ? std::string() : " (near: " + joined(near) + ")"));
+                             (near.empty() ? std::string() : " (near: " + comma_joined(near) + ")"));
   }
   return selection;
 }

@@ -7,15 +7,6 @@
 #include "common/near_name.h"
 
 namespace keval {
-namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
-}  // namespace
 
 void check_tasks_glob(const Suite& suite, const std::string& glob, const std::vector<Submission>& submissions) {
   if (glob.empty()) return;
@@ -23,7 +14,7 @@ void check_tasks_glob(const Suite& suite, const std::string& glob, const std::ve
   if (selected.empty()) {
     const auto near = near_names(glob, suite.names());
     throw std::runtime_error("--tasks \"" + glob + "\" matches no task of " + suite.dir().string() +
-                             (near.empty() ? std::string(" (keval tasks list shows them)") : " (near: " + joined(near) + ")"));
+                             (near.empty() ? std::string(" (keval tasks list shows them)") : " (near: " + comma_joined(near) + ")"));
   }
   std::set<std::string> names;
   for (const Task* task : selected) names.insert(task->name);
@@ -33,7 +24,7 @@ void check_tasks_glob(const Suite& suite, const std::string& glob, const std::ve
     std::set<std::string> tasks;
     for (const auto& s : submissions) tasks.insert(s.task);
     throw std::runtime_error("--tasks \"" + glob + "\" matches no submission's task (the submissions are for: " +
-                             joined(std::vector<std::string>(tasks.begin(), tasks.end())) + ")");
+                             comma_joined(std::vector<std::string>(tasks.begin(), tasks.end())) + ")");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <random>
 
+#include "serve/wall_clock.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 
@@ -17,10 +18,6 @@ CREATE TABLE IF NOT EXISTS jobs(
   finished_at REAL);
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, seq);
 )sql";
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string new_id() {
   static thread_local std::mt19937_64 random{std::random_device{}()};
@@ -93,7 +90,7 @@ Enqueued JobQueue::enqueue(const std::string& key, const std::string& preset, co
   job.state = "queued";
   job.preset = preset;
   job.request = request;
-  job.created_at = now();
+  job.created_at = unix_seconds();
   insert.bind(1, job.id).bind(3, job.state).bind(4, preset).bind(5, request.dump())
       .bind(6, std::optional<double>(job.created_at));
   if (!key.empty()) insert.bind(2, key);  // NULL otherwise: many jobs may have no key
@@ -120,7 +117,7 @@ std::vector<Job> JobQueue::claim(size_t max) {
     query.bind(1, static_cast<int64_t>(max));
     while (query.step()) jobs.push_back(job_from(query));
     Statement mark(db_, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ?");
-    const double t = now();
+    const double t = unix_seconds();
     for (auto& job : jobs) {
       mark.bind(1, std::optional<double>(t)).bind(2, job.id);
       mark.run();
@@ -140,21 +137,21 @@ std::vector<Job> JobQueue::claim(size_t max) {
 void JobQueue::finish(const std::string& id, const nlohmann::json& result) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement update(db_, "UPDATE jobs SET state = 'done', result_json = ?, finished_at = ? WHERE id = ? AND state = 'running'");
-  update.bind(1, result.dump()).bind(2, std::optional<double>(now())).bind(3, id);
+  update.bind(1, result.dump()).bind(2, std::optional<double>(unix_seconds())).bind(3, id);
   update.run();
 }
 
 void JobQueue::fail(const std::string& id, const std::string& error) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement update(db_, "UPDATE jobs SET state = 'failed', error = ?, finished_at = ? WHERE id = ? AND state = 'running'");
-  update.bind(1, error).bind(2, std::optional<double>(now())).bind(3, id);
+  update.bind(1, error).bind(2, std::optional<double>(unix_seconds())).bind(3, id);
   update.run();
 }
 
 std::optional<std::string> JobQueue::cancel(const std::string& id) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement update(db_, "UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND state = 'queued'");
-  update.bind(1, std::optional<double>(now())).bind(2, id);
+  update.bind(1, std::optional<double>(unix_seconds())).bind(2, id);
   update.run();
   Statement query(db_, "SELECT state FROM jobs WHERE id = ?");
   query.bind(1, id);

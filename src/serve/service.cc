@@ -4,13 +4,10 @@
 #include <stdexcept>
 
 #include "serve/request.h"
+#include "serve/wall_clock.h"
 
 namespace keval {
 namespace {
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 bool final_state(const std::string& state) {
   return state == "done" || state == "failed" || state == "cancelled";
@@ -26,7 +23,7 @@ Service::Service(JobQueue& queue, const Suite& suite, BatchEvaluator& evaluator,
     : Service(queue, suite, std::vector<BatchEvaluator*>{&evaluator}, std::move(options)) {}
 
 Service::Service(JobQueue& queue, const Suite& suite, std::vector<BatchEvaluator*> lanes, ServiceOptions options)
-    : queue_(queue), suite_(suite), lanes_(std::move(lanes)), options_(std::move(options)), started_at_(now()) {
+    : queue_(queue), suite_(suite), lanes_(std::move(lanes)), options_(std::move(options)), started_at_(unix_seconds()) {
   if (lanes_.empty()) throw std::invalid_argument("keval serve needs at least one lane");
 }
 
@@ -151,14 +148,14 @@ Answer Service::health() {
            {"tasks", suite_.tasks().size()}, {"presets", preset_names}, {"default_preset", options_.default_preset},
            {"reward_shaping", options_.reward ? options_.reward->to_json() : nlohmann::json(nullptr)},
            {"queue", queue_.counts()}, {"requeued_at_start", queue_.requeued_at_start()},
-           {"uptime_s", now() - started_at_}, {"evaluator", lanes_.front()->describe()}, {"lanes", lanes_.size()}}};
+           {"uptime_s", unix_seconds() - started_at_}, {"evaluator", lanes_.front()->describe()}, {"lanes", lanes_.size()}}};
 }
 
 std::string Service::metrics_text() { return metrics_.render(queue_.counts()); }
 
 void Service::forget_old_jobs() {
   if (options_.forget_after_s <= 0) return;
-  const double t = now();
+  const double t = unix_seconds();
   double last = last_forgotten_at_.load();
   if (t - last < 60 || !last_forgotten_at_.compare_exchange_strong(last, t)) return;
   queue_.forget_finished_before(t - options_.forget_after_s);
@@ -175,7 +172,7 @@ bool Service::work_once(size_t lane) {
     batch.push_back(usable_submission(job.request.value("task", ""), job.request.value("code", ""),
                                       job.request.value("id", ""), "job:" + job.id));
   }
-  const double t0 = now();
+  const double t0 = unix_seconds();
   // Each job ends as soon as its result is known: a cheap failure is not held back by the
   // batch's slowest candidate.
   std::vector<char> settled(jobs.size(), 0);
@@ -188,10 +185,10 @@ bool Service::work_once(size_t lane) {
     }
     if (result) {
       queue_.finish(jobs[i].id, *result);
-      metrics_.finished(result->value("verdict", "unknown"), now() - jobs[i].created_at);
+      metrics_.finished(result->value("verdict", "unknown"), unix_seconds() - jobs[i].created_at);
     } else {
       queue_.fail(jobs[i].id, error);
-      metrics_.finished("failed", now() - jobs[i].created_at);
+      metrics_.finished("failed", unix_seconds() - jobs[i].created_at);
     }
     notify();
   };
@@ -203,7 +200,7 @@ bool Service::work_once(size_t lane) {
   } catch (const std::exception& e) {
     for (size_t i = 0; i < jobs.size(); ++i) settle(i, nullptr, std::string("harness: ") + e.what());
   }
-  metrics_.batch(jobs.size(), now() - t0);
+  metrics_.batch(jobs.size(), unix_seconds() - t0);
   notify();
   return true;
 }

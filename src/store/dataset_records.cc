@@ -30,12 +30,6 @@ class ReadOnlyDb {
   sqlite3* db_ = nullptr;
 };
 
-bool has_column(sqlite3* db, const std::string& table, const std::string& column) {
-  Statement info(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
-  info.bind(1, table).bind(2, column);
-  return info.step();
-}
-
 // A text field, or `fallback` when it is missing or not text (stored messages may hold null).
 std::string text_or(const json& object, const char* key, const std::string& fallback = "") {
   if (!object.is_object()) return fallback;

@@ -38,4 +38,10 @@ std::string Statement::text(int column) const {
   return value ? reinterpret_cast<const char*>(value) : "";
 }
 
+bool has_column(sqlite3* db, const std::string& table, const std::string& column) {
+  Statement info(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+  info.bind(1, table).bind(2, column);
+  return info.step();
+}
+
 }  // namespace keval

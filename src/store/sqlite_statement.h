@@ -35,4 +35,7 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// Whether `table` has a column named `column` (the schema migrations ask).
+bool has_column(sqlite3* db, const std::string& table, const std::string& column);
+
 }  // namespace keval

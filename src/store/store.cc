@@ -129,12 +129,6 @@ int Store::schema_version() const {
   return query.step() ? std::stoi(query.text(0)) : 1;  // a new file has just had version 1 made
 }
 
-static bool has_column(sqlite3* db, const std::string& table, const std::string& column) {
-  Statement info(db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
-  info.bind(1, table).bind(2, column);
-  return info.step();
-}
-
 void Store::migrate(int from_version) {
   if (from_version == kSchemaVersion) return;
   exec("BEGIN IMMEDIATE");

@@ -21,4 +21,8 @@ std::string read_file_text(const std::filesystem::path& path) {
   return std::move(text).str();
 }
 
+bool is_blank(std::string_view text) {
+  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
+}
+
 }  // namespace keval

@@ -18,10 +18,6 @@ using Json = nlohmann::ordered_json;
 
 const std::vector<std::string> kKnownKeys = {"task", "code", "id", "predict", "file", "generation"};
 
-bool is_blank(std::string_view text) {
-  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
-}
-
 // nlohmann's message without its "[json.exception...]" tag, on one printable
 // ASCII line (it may quote raw bytes of the line, which need not be UTF-8).
 std::string parse_message(const std::exception& error) {

@@ -9,10 +9,6 @@
 namespace keval {
 namespace {
 
-bool is_blank(std::string_view text) {
-  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
-}
-
 }  // namespace
 
 std::string task_from_header(std::string_view code) {
