@@ -50,6 +50,19 @@ def summarize(results: list) -> dict:
     return out
 
 
+def largest_memory_ratios(results: list, most: int = 8) -> list:
+    """(ratio, task, held MiB, io MiB) of the candidate jobs whose warden held the most GPU
+    memory over one call's inputs and outputs (calls of LARGE_IO_BYTES or more), largest first."""
+    rows = []
+    for result in results:
+        peak = ((result.get("job_seconds") or {}).get("candidate") or {}).get("peak_memory") or {}
+        io = peak.get("io_bytes") or 0
+        if io >= LARGE_IO_BYTES:
+            held = peak.get("gpu_bytes") or 0
+            rows.append((held / io, result.get("task", "?"), held / 2**20, io / 2**20))
+    return sorted(rows, reverse=True)[:most]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -72,6 +85,8 @@ def main(argv=None) -> int:
         alone = entry["phases"].get("alone", 0.0) * entry["n"]
         if alone:  # the other jobs wait meanwhile: the run's rate can be no better than this
             print(f"{'':10s} alone with the GPU: {alone:.1f} s in all")
+    for ratio, task, held, io in largest_memory_ratios(results):
+        print(f"memory    {task}: keval's own GPU {held:.0f} MiB over a call's {io:.0f} MiB, {ratio:.2f}x")
     return 0
 
 

@@ -23,7 +23,7 @@ from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
-from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
+from .inputs import build_inputs, draws_on_device, read_only_inputs, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
@@ -109,11 +109,14 @@ class CandidateJob:
     def _where(self, case, seed) -> dict:
         return {"case": case["name"], "dtype": case["dtype"], "seed": seed}
 
-    def _inputs(self, case, seed):
+    def _inputs(self, case, seed, read_only: bool = False):
+        """The arguments of one call, or None (the failure reported). read_only: the memo's own
+        tensors where they lie on the device already, for a caller that only copies them (into
+        a SharedCall); else a copy of its own (a baseline may change its inputs)."""
+        build = read_only_inputs if read_only else build_inputs
         try:
             with phase("inputs"):
-                return build_inputs(self.make_inputs, case, seed, self.device,
-                                    on_device=draws_on_device(self.request))
+                return build(self.make_inputs, case, seed, self.device, on_device=draws_on_device(self.request))
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate
@@ -157,13 +160,13 @@ class CandidateJob:
         saved = output_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(saved):
             os.remove(saved)  # a failed call must never leave an older run's outputs behind
-        args = self._inputs(case, seed)
+        args = self._inputs(case, seed, read_only=True)
         if args is None:
             return None
         shared = self.shared(args, self.checks["guard_bytes"])
         try:
-            # the drawn inputs were copied into the shared buffers: they are what the call
-            # must leave unchanged, without a third copy on the device
+            # the drawn inputs (the memo's own, where it keeps them) were copied into the shared
+            # buffers: they are what the call must leave unchanged, with no other copy made
             before = tensors_in(args)
             options = {"poison": self.checks["poison_outputs"]}
             if keep_as is not None:
@@ -195,7 +198,7 @@ class CandidateJob:
         rerun = rerun_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(rerun):
             os.remove(rerun)
-        args = self._inputs(case, seed)
+        args = self._inputs(case, seed, read_only=True)
         if args is None:
             return
         shared = self.shared(args, 0)
@@ -214,35 +217,46 @@ class CandidateJob:
         # case) is only worth it where they differ
         self.send("determinism", **where, same=same, max_abs_diff=0.0 if same else max_abs_diff(first_outputs, second))
 
-    def rotation_sets(self, case, seeds) -> list:
+    def rotation_sets(self, case, seeds, share: bool = False) -> list:
         """(seed, args): fresh inputs of the given seeds, then, on CUDA, derived seeds until the
-        inputs exceed twice the L2 size (at most MAX_SETS sets)."""
+        inputs exceed twice the L2 size (at most MAX_SETS sets). share: (seed, SharedCall)
+        instead, each set shared as soon as it is drawn from the memo's own (read-only) inputs,
+        so no copy of it is made on the device but the shared one."""
         sets = []
-        for seed in seeds:
-            args = self._inputs(case, seed)
-            if args is not None:
-                sets.append((seed, args))
-        if self.device.type != "cuda" or not sets:
-            return sets
-        target = 2 * l2_bytes(self.device)
-        per_set = max(1, input_bytes(sets[0][1]))
-        wanted = min(MAX_SETS, max(len(sets), -(-target // per_set) + 1))
-        for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
-            if sum(input_bytes(a) for _, a in sets) > target:
-                break
-            args = self._inputs(case, seed)
+
+        def add(seed) -> bool:
+            args = self._inputs(case, seed, read_only=share)
             if args is None:
-                break
-            sets.append((seed, args))
-        return sets
+                return False
+            sets.append((seed, SharedCall(args, 0) if share else args))
+            return True
+
+        def set_bytes(item) -> int:
+            return input_bytes(item.inputs if share else item)
+
+        try:
+            for seed in seeds:
+                add(seed)
+            if self.device.type != "cuda" or not sets:
+                return sets
+            target = 2 * l2_bytes(self.device)
+            per_set = max(1, set_bytes(sets[0][1]))
+            wanted = min(MAX_SETS, max(len(sets), -(-target // per_set) + 1))
+            for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
+                if sum(set_bytes(item) for _, item in sets) > target or not add(seed):
+                    break
+            return sets
+        except BaseException:
+            for _, item in sets if share else []:
+                item.close()
+            raise
 
     def guest_rotation(self, case, seeds, key: str):
         """The candidate's input sets handed to the guest; a GuestContender timing them, or None
         (the failure reported). The shared sets stay alive with the contender."""
-        sets = self.rotation_sets(case, seeds)
-        if not sets:
+        shared = self.rotation_sets(case, seeds, share=True)
+        if not shared:
             return None
-        shared = [(seed, SharedCall(args, 0)) for seed, args in sets]
         settings = self.request.get("timing") or {}
         interval = check_interval(settings) if self.checks["timed_output_check"] else 0
         header = {"op": "rotation", "key": key, "check_interval": interval,
@@ -263,6 +277,7 @@ class CandidateJob:
         contender = self.guest_rotation(case, list(first_outputs), self.case_key(case))
         if contender is None:
             return
+        peak_memory.note_call([t for _, s in contender.shared_sets for t in s.inputs], first_outputs[seed])
         try:
             fields = measure_contender(contender, self.device, self.request.get("timing") or {})
         except GuestCallFailed as exc:
@@ -279,7 +294,7 @@ class CandidateJob:
     def profile_case(self, case, seed) -> None:
         """The `kernel_profile` of one call, taken in the guest, own kernels decided here."""
         where = self._where(case, seed)
-        args = self._inputs(case, seed)
+        args = self._inputs(case, seed, read_only=True)
         if args is None:
             return
         shared = self.shared(args, 0)

@@ -15,6 +15,8 @@ import os
 
 import torch
 
+from . import peak_memory
+
 CU_MEM_ALLOCATION_TYPE_PINNED = 1
 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1
 CU_MEM_LOCATION_TYPE_DEVICE = 1
@@ -116,6 +118,7 @@ class DeviceBuffer:
                                                        CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
                    "cuMemExportToShareableHandle")
             self.fd = shared.value
+            peak_memory.shared_device_allocated(self.size)
         else:
             self.size = int(size)
             _check(cuda.cuMemImportFromShareableHandle(ctypes.byref(self.handle), ctypes.c_void_p(fd),
@@ -137,6 +140,8 @@ class DeviceBuffer:
         cuda.cuMemUnmap(self.pointer, self.size)
         cuda.cuMemAddressFree(self.pointer, self.size)
         cuda.cuMemRelease(self.handle)
+        if self.exported:
+            peak_memory.shared_device_released(self.size)
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1

@@ -59,8 +59,8 @@ def _copy_to(t: torch.Tensor, device: torch.device) -> torch.Tensor:
 
 def to_device(value, device: torch.device, fresh: bool = False):
     """Tensors (also inside list/tuple/dict arguments, one level) copied to device: always a
-    copy, so a call that mutates its inputs never reaches the memoised originals. fresh: the
-    value is no memo's, so a tensor already on device is used as it is."""
+    copy, so a call that mutates its inputs never reaches the memoised originals. fresh: a
+    tensor already on device is used as it is (the value is no memo's, or it is only read)."""
     def move(t):
         return t if fresh and t.device == device else _copy_to(t, device)
 
@@ -80,9 +80,11 @@ def to_device(value, device: torch.device, fresh: bool = False):
 # Bounded; least recently used sets go first.
 _MEMO = collections.OrderedDict()
 _MEMO_LIMIT_BYTES = 8 * 1024**3
-# Sets drawn on a GPU above this are drawn again for every build instead (milliseconds there):
-# kept, a KernelBench job's 2 x 6 GiB sets doubled its device memory, and four evaluations at
-# once on one H200 ran it out of memory.
+# The most the memo keeps of sets drawn on a GPU, all of them together; a larger set is drawn
+# again for every build (milliseconds there). Kept per set, a KernelBench job's 2 x 6 GiB sets
+# doubled its device memory, and four evaluations at once on one H200 ran it out of memory; kept
+# per set below this, a job's three seeds and their rotation sets held several times the memory
+# one call needs.
 _DEVICE_MEMO_LIMIT_BYTES = 256 * 1024**2
 TASK_KEY = "_keval_task_key"  # set on make_inputs by tag_task: equal in the zygote and its jobs
 
@@ -121,10 +123,18 @@ def _draw(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     return args
 
 
+def _on_gpu(args) -> bool:
+    return any(t.device.type != "cpu" for t in tensors_in(args))
+
+
 def _remember(key: tuple, args: tuple) -> None:
     _MEMO[key] = args
     while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
         _MEMO.popitem(last=False)
+    on_device = [k for k, a in _MEMO.items() if k != key and _on_gpu(a)]  # least recent first
+    while on_device and sum(_bytes_of(_MEMO[k]) for k in on_device) + _bytes_of(args) * _on_gpu(args) \
+            > _DEVICE_MEMO_LIMIT_BYTES:
+        del _MEMO[on_device.pop(0)]
 
 
 def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
@@ -134,8 +144,7 @@ def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
         _MEMO.move_to_end(key)
         return _MEMO[key], True
     args = _draw(make_inputs, case, seed, draw_device)
-    on_gpu = any(t.device.type != "cpu" for t in tensors_in(args))
-    if on_gpu and _bytes_of(args) > _DEVICE_MEMO_LIMIT_BYTES:
+    if _on_gpu(args) and _bytes_of(args) > _DEVICE_MEMO_LIMIT_BYTES:
         return args, False
     _remember(key, args)
     return args, True
@@ -151,6 +160,13 @@ def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_de
     on_device: keval's own format, drawn with device as the default device (else the CPU's)."""
     drawn, kept = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
     return tuple(to_device(arg, device, fresh=not kept) for arg in drawn)
+
+
+def read_only_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:
+    """The arguments on device, for a caller that only reads them (it copies them where a call
+    can change them): the memo's own tensors where they already lie on device, no copy."""
+    drawn, _ = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
+    return tuple(to_device(arg, device, fresh=True) for arg in drawn)
 
 
 def prebuild(make_inputs, planned: list, threads: int = 1) -> int:

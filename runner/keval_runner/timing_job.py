@@ -98,7 +98,7 @@ class TimingJob(CandidateJob):
         key = self.case_key(case)
         first_outputs = None
         for seed in seeds:
-            args = self._inputs(case, seed)
+            args = self._inputs(case, seed, read_only=True)
             if args is None:
                 return None
             keep = self.ablating() and seed == seeds[0]
@@ -159,7 +159,7 @@ class TimingJob(CandidateJob):
         call (garbage from skipped kernels can fault the device) settles nothing."""
         case, seed = prepared.case, prepared.seed
         where = self._where(case, seed)
-        args = self._inputs(case, seed)
+        args = self._inputs(case, seed, read_only=True)
         if args is None:
             return
         shared = SharedCall(args, 0)

@@ -123,9 +123,13 @@ def test_job_seconds_bounds_kevals_own_gpu_memory_by_large_calls_only():
         return {"job_seconds": {"candidate": {"wall_s": 1.0, "peak_memory": {
             "gpu_bytes": gpu * mib, "guest_gpu_bytes": guest * mib, "io_bytes": io * mib}}}}
 
-    summary = load_job_seconds().summarize([result(300, 500, 128), result(40, 0, 1)])["candidate"]
+    job_seconds = load_job_seconds()
+    summary = job_seconds.summarize([result(300, 500, 128), result(40, 0, 1)])["candidate"]
     assert summary["keval_over_io"] == 300 / 128
     assert summary["gpu_over_io"] == 40.0  # both processes, every call
+    rows = [dict(result(gpu, 0, io), task=task) for task, gpu, io in
+            [("a", 300, 128), ("b", 40, 1), ("c", 640, 64), ("d", 100, 100)]]
+    assert job_seconds.largest_memory_ratios(rows, most=2) == [(10.0, "c", 640.0, 64.0), (300 / 128, "a", 300.0, 128.0)]
 
 
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):

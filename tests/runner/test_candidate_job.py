@@ -118,11 +118,15 @@ def test_determinism_check_compares_a_second_run(runner, jobs):
 def test_cpu_timing_uses_wall_clock_within_the_caps(runner, jobs):
     settings = {"enabled": True, "warmup": 1, "min_samples": 3, "max_samples": 6, "max_seconds": 5.0}
     request = jobs.candidate("correct", cases=[case(seeds=[1, 2]), case(name="tiny", n=7, seeds=[9])], timing=settings)
-    timings = of_type(runner.run(request), "timing")
+    messages = runner.run(request)
+    timings = of_type(messages, "timing")
     assert [(t["case"], t["seed"]) for t in timings] == [("odd", 1), ("tiny", 9)]
     for timing in timings:
         assert timing["method"] == "wall_clock" and timing["stop_reason"] in ("converged", "sample_cap")
         assert 3 <= len(timing["samples_ms"]) <= 6 and all(s > 0 for s in timing["samples_ms"])
+    # what the job needed at once: "odd"'s two input sets (x and y, 1000 floats each) in the
+    # timed rotation and one call's output, more than one call's inputs and output
+    assert only(messages, "done")["peak_memory"]["io_bytes"] == 2 * 2 * 4000 + 4000
 
 
 def test_no_timing_for_a_case_whose_call_failed(runner, jobs):

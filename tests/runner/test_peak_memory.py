@@ -53,3 +53,15 @@ def test_io_bytes_is_the_largest_calls_inputs_and_outputs():
     assert peak_memory.peak_memory()["io_bytes"] == 400 + 10 + 200
     peak_memory.reset()
     assert "io_bytes" not in peak_memory.peak_memory()
+
+
+def test_shared_device_buffers_count_at_their_peak_until_reset():
+    peak_memory.shared_device_allocated(100)
+    peak_memory.shared_device_allocated(50)
+    peak_memory.shared_device_released(100)
+    assert peak_memory._shared_device_bytes == {"live": 50, "peak": 150}
+    peak_memory.reset()  # a new job starts from what is still held
+    assert peak_memory._shared_device_bytes == {"live": 50, "peak": 50}
+    peak_memory.shared_device_released(50)
+    peak_memory.reset()
+    assert peak_memory._shared_device_bytes == {"live": 0, "peak": 0}

@@ -262,6 +262,43 @@ def test_large_sets_drawn_on_a_device_are_drawn_again_not_kept_and_not_copied():
     assert len(drawn) == 3 and a[0] is not drawn[2] and b[0] is not drawn[2]  # kept; each build a copy
 
 
+def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them(monkeypatch):
+    from keval_runner import inputs
+
+    monkeypatch.setattr(inputs, "_DEVICE_MEMO_LIMIT_BYTES", 3 * 400)
+    drawn = []
+
+    def make_inputs(case, dtype, seed):
+        drawn.append(seed)
+        return (torch.empty(100, dtype=dtype),)  # 400 bytes, on meta
+
+    case = {"name": "budget", "params": {}, "dtype": "float32"}
+    for seed in (1, 2, 3, 4):
+        inputs.build_inputs(make_inputs, case, seed, torch.device("meta"), on_device=True)
+    for seed in (2, 3, 4):  # the three most recent are kept, the first went
+        inputs.build_inputs(make_inputs, case, seed, torch.device("meta"), on_device=True)
+    assert drawn == [1, 2, 3, 4]
+    inputs.build_inputs(make_inputs, case, 1, torch.device("meta"), on_device=True)
+    assert drawn == [1, 2, 3, 4, 1]
+    kept = [a for k, a in inputs._MEMO.items() if k[1] == "budget"]
+    assert sum(inputs._bytes_of(a) for a in kept) <= 3 * 400
+
+
+def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies():
+    from keval_runner.inputs import build_inputs, read_only_inputs
+
+    def make_inputs(case, dtype, seed):
+        return (torch.full((4,), float(seed), dtype=dtype), 3)
+
+    case = {"name": "read_only", "params": {}, "dtype": "float32"}
+    seen = read_only_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
+    again = read_only_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
+    copy = build_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
+    assert seen[0] is again[0] and seen[1] == 3
+    assert copy[0] is not seen[0] and copy[0].data_ptr() != seen[0].data_ptr()
+    assert torch.equal(copy[0], seen[0])
+
+
 def test_inputs_are_drawn_on_the_device_for_keval_format_and_for_inputs_on_device_only():
     from keval_runner.inputs import draws_on_device
 
