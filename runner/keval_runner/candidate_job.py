@@ -23,7 +23,7 @@ from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
-from .inputs import build_inputs, draws_on_device, read_only_inputs, tensors_in, torch_device
+from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
@@ -113,10 +113,10 @@ class CandidateJob:
         """The arguments of one call, or None (the failure reported). read_only: the memo's own
         tensors where they lie on the device already, for a caller that only copies them (into
         a SharedCall); else a copy of its own (a baseline may change its inputs)."""
-        build = read_only_inputs if read_only else build_inputs
         try:
             with phase("inputs"):
-                return build(self.make_inputs, case, seed, self.device, on_device=draws_on_device(self.request))
+                return build_inputs(self.make_inputs, case, seed, self.device,
+                                    on_device=draws_on_device(self.request), read_only=read_only)
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate
@@ -222,17 +222,15 @@ class CandidateJob:
         inputs exceed twice the L2 size (at most MAX_SETS sets). share: (seed, SharedCall)
         instead, each set shared as soon as it is drawn from the memo's own (read-only) inputs,
         so no copy of it is made on the device but the shared one."""
-        sets = []
+        sets, sizes = [], []  # sizes: each set's input bytes
 
         def add(seed) -> bool:
             args = self._inputs(case, seed, read_only=share)
             if args is None:
                 return False
+            sizes.append(input_bytes(args))
             sets.append((seed, SharedCall(args, 0) if share else args))
             return True
-
-        def set_bytes(item) -> int:
-            return input_bytes(item.inputs if share else item)
 
         try:
             for seed in seeds:
@@ -240,10 +238,9 @@ class CandidateJob:
             if self.device.type != "cuda" or not sets:
                 return sets
             target = 2 * l2_bytes(self.device)
-            per_set = max(1, set_bytes(sets[0][1]))
-            wanted = min(MAX_SETS, max(len(sets), -(-target // per_set) + 1))
+            wanted = min(MAX_SETS, max(len(sets), -(-target // max(1, sizes[0])) + 1))
             for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
-                if sum(set_bytes(item) for _, item in sets) > target or not add(seed):
+                if sum(sizes) > target or not add(seed):
                     break
             return sets
         except BaseException:

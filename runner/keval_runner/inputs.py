@@ -132,9 +132,10 @@ def _remember(key: tuple, args: tuple) -> None:
     while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
         _MEMO.popitem(last=False)
     on_device = [k for k, a in _MEMO.items() if k != key and _on_gpu(a)]  # least recent first
-    while on_device and sum(_bytes_of(_MEMO[k]) for k in on_device) + _bytes_of(args) * _on_gpu(args) \
-            > _DEVICE_MEMO_LIMIT_BYTES:
-        del _MEMO[on_device.pop(0)]
+    budget = _DEVICE_MEMO_LIMIT_BYTES - (_bytes_of(args) if _on_gpu(args) else 0)
+    held = sum(_bytes_of(_MEMO[k]) for k in on_device)
+    while on_device and held > budget:
+        held -= _bytes_of(_MEMO.pop(on_device.pop(0)))
 
 
 def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
@@ -155,18 +156,14 @@ def draws_on_device(request: dict) -> bool:
     return bool(request.get("shared_inputs") or request.get("inputs_on_device"))
 
 
-def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:
+def build_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False,
+                 read_only: bool = False) -> tuple:
     """Calls make_inputs (memoised per job) and returns a fresh copy of the arguments on device.
-    on_device: keval's own format, drawn with device as the default device (else the CPU's)."""
+    on_device: keval's own format, drawn with device as the default device (else the CPU's).
+    read_only: for a caller that only reads them (it copies them where a call can change them):
+    the memo's own tensors where they already lie on device, no copy."""
     drawn, kept = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
-    return tuple(to_device(arg, device, fresh=not kept) for arg in drawn)
-
-
-def read_only_inputs(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> tuple:
-    """The arguments on device, for a caller that only reads them (it copies them where a call
-    can change them): the memo's own tensors where they already lie on device, no copy."""
-    drawn, _ = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
-    return tuple(to_device(arg, device, fresh=True) for arg in drawn)
+    return tuple(to_device(arg, device, fresh=read_only or not kept) for arg in drawn)
 
 
 def prebuild(make_inputs, planned: list, threads: int = 1) -> int:

@@ -22,7 +22,6 @@ def reset() -> None:
     global _largest_io_bytes
     _largest_io_bytes = 0
     _shared_device_bytes["peak"] = _shared_device_bytes["live"]
-_shared_device_bytes = {"live": 0, "peak": 0}  # mutated, never rebound (the guest snapshots modules)
 
 
 def note_call(inputs: list, outputs: list) -> None:

@@ -285,14 +285,14 @@ def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them
 
 
 def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies():
-    from keval_runner.inputs import build_inputs, read_only_inputs
+    from keval_runner.inputs import build_inputs
 
     def make_inputs(case, dtype, seed):
         return (torch.full((4,), float(seed), dtype=dtype), 3)
 
     case = {"name": "read_only", "params": {}, "dtype": "float32"}
-    seen = read_only_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
-    again = read_only_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
+    seen = build_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True, read_only=True)
+    again = build_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True, read_only=True)
     copy = build_inputs(make_inputs, case, 7, torch.device("cpu"), on_device=True)
     assert seen[0] is again[0] and seen[1] == 3
     assert copy[0] is not seen[0] and copy[0].data_ptr() != seen[0].data_ptr()
