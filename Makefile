@@ -49,8 +49,9 @@ test-cpp:
 test-runner:
 	TRITON_INTERPRET=1 PYTHONPATH=runner $(PY) -m pytest -q tests/runner --ignore=tests/runner/test_gpu.py
 
+# Two workers, a file each at a time: a file's tests share its set-up (the examples run).
 test-e2e:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/e2e
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q -n 2 --dist loadfile tests/e2e
 
 test-hostile:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/hostile

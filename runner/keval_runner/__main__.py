@@ -1,8 +1,11 @@
-"""Entry point: `python -m keval_runner` starts the zygote (see zygote.py)."""
+"""Entry point: `python -m keval_runner` starts a zygote (zygote.py); with `--seed`, the seed
+that forks a run's zygotes (seed.py)."""
 
 import sys
 
-from .zygote import main
-
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--seed"]:
+        from .seed import main
+    else:
+        from .zygote import main
     sys.exit(main())

@@ -40,7 +40,7 @@ def _preload_compile(torch) -> None:
         print(f"keval_runner: torch.compile preload failed: {exc!r}", file=sys.stderr)
 
 
-def _import_toolkit():
+def import_toolkit():
     """Everything the children need, loaded once here so a fork starts warm."""
     os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")  # availability checks never init CUDA
     import numpy  # noqa: F401
@@ -103,10 +103,11 @@ ORPHAN_CHECK_SECONDS = 1.0
 
 
 class Zygote:
-    def __init__(self, protocol_fd: int):
+    def __init__(self, protocol_fd: int, parent_pid: int):
         self.protocol_fd = protocol_fd
-        self.controller_pid = os.getppid()
-        from .shared_inputs import SharedInputs  # imports torch: only after _import_toolkit
+        # the controller, or the seed that forked us (seed.py), which lives exactly as long
+        self.controller_pid = parent_pid
+        from .shared_inputs import SharedInputs  # imports torch: only after import_toolkit
 
         self.shared_inputs = SharedInputs()
 
@@ -303,11 +304,16 @@ class Zygote:
 
 
 def main() -> int:
+    """`python -m keval_runner`: a zygote on its own (seed.py forks them without this)."""
     protocol_fd = os.dup(1)
     os.dup2(2, 1)  # stray prints in this process land on stderr, never in the protocol
+    return serve(*import_toolkit(), protocol_fd=protocol_fd, parent_pid=os.getppid())
+
+
+def serve(torch, triton, protocol_fd: int, parent_pid: int) -> int:
+    """Serves requests from stdin until it closes; the toolkit is already imported."""
     sandbox.become_subreaper()  # a job's orphans come back to us, to be killed after the job
-    torch, triton = _import_toolkit()
-    zygote = Zygote(protocol_fd)
+    zygote = Zygote(protocol_fd, parent_pid)
     zygote.writer("").send("ready", pid=os.getpid(), python=platform.python_version(),
                            torch=torch.__version__, triton=triton.__version__)
     stdin = sys.stdin.buffer

@@ -11,6 +11,7 @@ RunnerConfig runner_config(const RunOptions& options) {
   config.python = choose_python(options.python);
   config.runner_dir = find_runner_dir();
   config.log_path = options.out / "logs" / "runner-0.log";
+  config.fork_from_seed = !options.fresh_process_per_job;  // that mode pays a cold import per job
   // CPU threads per job: the machine's cores shared by the slots that run side by side
   // (oversubscribed BLAS threads made the interpreter's tl.dot several times slower; on a
   // GPU machine the cores speed up building large inputs).

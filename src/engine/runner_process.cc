@@ -1,5 +1,7 @@
 #include "engine/runner_process.h"
 
+#include "engine/runner_exec.h"
+#include "engine/runner_seed.h"
 #include "facts/runner_message.h"
 
 #include <fstream>
@@ -14,33 +16,12 @@
 #include <cstring>
 #include <vector>
 
-extern char** environ;
-
 namespace keval {
 namespace {
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
-}
-
-std::vector<std::string> runner_environment(const RunnerConfig& config) {
-  std::map<std::string, std::string> env;
-  for (char** item = environ; *item; ++item) {
-    std::string entry(*item);
-    auto eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
-  std::string path = config.runner_dir.string();
-  env["PYTHONPATH"] = env.count("PYTHONPATH") ? path + ":" + env["PYTHONPATH"] : path;
-  env["PYTHONUNBUFFERED"] = "1";
-  env["PYTHONDONTWRITEBYTECODE"] = "1";
-  if (config.interpret) env["TRITON_INTERPRET"] = "1";
-  else env.erase("TRITON_INTERPRET");
-  for (const auto& [key, value] : config.extra_env) env[key] = value;
-  std::vector<std::string> out;
-  for (const auto& [key, value] : env) out.push_back(key + "=" + value);
-  return out;
 }
 
 }  // namespace
@@ -54,30 +35,9 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
   if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
     throw HarnessError(std::string("cannot create pipes: ") + std::strerror(errno));
   }
-  std::vector<std::string> env = runner_environment(config_);
-  std::vector<char*> envp;
-  for (auto& item : env) envp.push_back(item.data());
-  envp.push_back(nullptr);
-  std::string module_flag = "-m", module = "keval_runner";
-  std::vector<std::string> wrapper = config_.wrapper;
-  std::vector<char*> argv;
-  for (auto& part : wrapper) argv.push_back(part.data());
-  for (char* part : {config_.python.data(), module_flag.data(), module.data()}) argv.push_back(part);
-  argv.push_back(nullptr);
-  std::string log = config_.log_path.empty() ? "/dev/null" : config_.log_path.string();
-
-  pid_ = ::fork();
-  if (pid_ < 0) throw HarnessError(std::string("fork failed: ") + std::strerror(errno));
-  if (pid_ == 0) {
-    ::setpgid(0, 0);  // a signal to the controller's group must not reach the runner's children
-    ::dup2(in_pipe[0], 0);
-    ::dup2(out_pipe[1], 1);
-    int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (log_fd >= 0) ::dup2(log_fd, 2);
-    ::execvpe(argv[0], argv.data(), envp.data());
-    std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
-    ::_exit(127);
-  }
+  const std::string log = config_.log_path.empty() ? "/dev/null" : config_.log_path.string();
+  forked_ = fork_from_seed(in_pipe[0], out_pipe[1], log);
+  if (!forked_) pid_ = exec_runner(config_, {}, in_pipe[0], out_pipe[1], log);
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
   to_runner_ = in_pipe[1];
@@ -99,6 +59,28 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
     throw HarnessError(std::string(e.what()) + " (python: " + config_.python +
                        ", runner: " + config_.runner_dir.string() + ", log: " + log + ")");
   }
+}
+
+bool RunnerProcess::fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log) {
+  if (!config_.fork_from_seed || !config_.wrapper.empty()) return false;
+  std::shared_ptr<RunnerSeed> seed = seed_for(config_);
+  if (!seed) return false;
+  int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd < 0) log_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  try {
+    pid_ = seed->spawn(stdin_fd, protocol_fd, log_fd);
+  } catch (const HarnessError&) {
+    drop_seed(config_);  // the next start tries a new seed; this one execs its own zygote
+    pid_ = -1;
+  }
+  ::close(log_fd);
+  return pid_ > 0;
+}
+
+bool RunnerProcess::has_exited() {
+  if (forked_) return ::kill(pid_, 0) != 0 && errno == ESRCH;  // the seed reaps its zygotes
+  int status = 0;
+  return ::waitpid(pid_, &status, WNOHANG) != 0;
 }
 
 void RunnerProcess::send(const nlohmann::json& request) {
@@ -146,18 +128,21 @@ void RunnerProcess::stop(std::chrono::seconds grace) {
   if (pid_ <= 0) return;
   ask_to_leave();
   auto deadline = std::chrono::steady_clock::now() + grace;
-  int status = 0;
-  while (::waitpid(pid_, &status, WNOHANG) == 0) {
+  while (!has_exited()) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(-pid_, SIGKILL);
       ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
+      if (!forked_) {
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+      }
       break;
     }
     ::usleep(20000);
   }
   close_fd(from_runner_);
   pid_ = -1;
+  forked_ = false;
   buffer_.clear();
 }
 

@@ -28,6 +28,9 @@ struct RunnerConfig {
   std::filesystem::path log_path;    // the zygote's stderr
   std::map<std::string, std::string> extra_env;
   std::vector<std::string> wrapper;  // argv before python (e.g. compute-sanitizer and its flags)
+  // Fork the zygote from the seed that imported torch once (runner_seed.h) rather than exec a
+  // fresh python; ignored with a wrapper.
+  bool fork_from_seed = false;
 };
 
 class RunnerProcess {
@@ -51,8 +54,13 @@ class RunnerProcess {
   const nlohmann::json& ready_info() const { return ready_; }
 
  private:
+  // True when the seed forked the zygote (it is then not our child to wait for).
+  bool fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log);
+  bool has_exited();
+
   RunnerConfig config_;
   pid_t pid_ = -1;
+  bool forked_ = false;
   int to_runner_ = -1;
   int from_runner_ = -1;
   std::string buffer_;

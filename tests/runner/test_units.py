@@ -544,7 +544,7 @@ def test_nothing_a_job_imports_later_rebinds_a_watched_library_name():
 
     script = (
         "from keval_runner import zygote, tamper_snapshot\n"
-        "zygote._import_toolkit()\n"
+        "zygote.import_toolkit()\n"
         "snap = tamper_snapshot.RunnerSnapshot.take()\n"
         "import torch.profiler, torch._dynamo, torch.testing\n"
         "print(snap.changed())\n")
