@@ -5,6 +5,9 @@ KEVAL ?= $(BUILD)/keval
 DEVICE ?= auto
 PY = $(shell bash scripts/python.sh)
 PREFIX ?= /usr/local
+# Suites of keval runs on two workers, a file each at a time (a file's tests share its set-up,
+# such as the examples run): their runs leave cores idle while they start and write.
+XDIST ?= -n 2 --dist loadfile
 
 .PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale clean
 
@@ -49,15 +52,14 @@ test-cpp:
 test-runner:
 	TRITON_INTERPRET=1 PYTHONPATH=runner $(PY) -m pytest -q tests/runner --ignore=tests/runner/test_gpu.py
 
-# Two workers, a file each at a time: a file's tests share its set-up (the examples run).
 test-e2e:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q -n 2 --dist loadfile tests/e2e
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/e2e
 
 test-hostile:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/hostile
 
 test-adapters:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/adapters
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/adapters
 
 # A/A on the CPU: each suite's baseline against itself, a loose bound (bench/aa_bias.py).
 test-aa:
@@ -65,11 +67,11 @@ test-aa:
 
 # The latency dataset: export, import, splits, sweep variants, predictor (docs/dataset.md).
 test-dataset:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q tests/dataset
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q $(XDIST) tests/dataset
 
 # Shards and merge, a one-node Slurm started on localhost, the HTTP service (docs/scale.md).
 test-scale:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/scale
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/scale
 
 # keval generate against a real local HTTP server, then run, scores and compare (docs/generate.md).
 test-generate:

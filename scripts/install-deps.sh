@@ -43,7 +43,7 @@ if [ -z "$py" ]; then
 fi
 py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
-# make test-e2e runs its files on two workers
+# make test runs the suites of keval runs on two workers (XDIST in the Makefile)
 "$py" -c "import xdist" 2>/dev/null || "$py" -m pip install -q pytest-xdist
 # Tests only: the protocol's schemas checked as JSON Schema (docs/protocol.md); the runner checks
 # requests without it, and those tests skip without it.

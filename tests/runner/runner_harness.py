@@ -3,10 +3,13 @@
 import json
 import os
 import queue
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 # Tests that import keval_runner / triton in-process need the interpreter too.
 os.environ.setdefault("TRITON_INTERPRET", "1")
@@ -45,21 +48,91 @@ def case(name="odd", n=1000, dtype="float32", seeds=(1, 2), atol=1e-6, rtol=1e-6
     return {"name": name, "params": {"n": n}, "dtype": dtype, "seeds": list(seeds), "atol": atol, "rtol": rtol}
 
 
-class RunnerProcess:
-    """`python -m keval_runner` with a reader thread; every stdout line must be JSON, and every
-    message must follow the protocol's schema (the fixtures check `off_schema` at the end)."""
+def runner_env(interpret=True) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (RUNNER_DIR, env.get("PYTHONPATH", "")) if p)
+    if interpret:
+        env["TRITON_INTERPRET"] = "1"
+    else:  # a GPU runner: kernels are compiled
+        env.pop("TRITON_INTERPRET", None)
+    env[SECRET_ENV[0]] = SECRET_ENV[1]
+    return env
+
+
+class RunnerSeed:
+    """`python -m keval_runner --seed`, spoken to as the controller does (runner_seed.h): it
+    imports torch once and forks a zygote for each spawn request."""
 
     def __init__(self, interpret=True):
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (RUNNER_DIR, env.get("PYTHONPATH", "")) if p)
-        if interpret:
-            env["TRITON_INTERPRET"] = "1"
-        else:  # a GPU runner: kernels are compiled
-            env.pop("TRITON_INTERPRET", None)
-        env[SECRET_ENV[0]] = SECRET_ENV[1]
         self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([sys.executable, "-m", "keval_runner"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.stderr, env=env)
+        self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.proc = subprocess.Popen([sys.executable, "-m", "keval_runner", "--seed"], stdin=theirs,
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr, env=runner_env(interpret))
+        theirs.close()
+        self.channel.settimeout(120)
+        self.ready = self.receive()
+        assert self.ready["type"] == "ready", self.ready
+
+    def receive(self) -> dict:
+        return json.loads(self.channel.recv(65536))
+
+    def spawn(self, stdin_fd: int, protocol_fd: int, log_fd: int) -> dict:
+        socket.send_fds(self.channel, [b'{"op": "spawn"}'], [stdin_fd, protocol_fd, log_fd])
+        return self.receive()
+
+    def close(self) -> int:
+        self.channel.close()
+        return self.proc.wait(timeout=30)
+
+
+class SeededZygote:
+    """A zygote the seed forked, with what the tests use of subprocess.Popen. The seed reaps
+    it, so its exit code is not ours: wait() says only that it has gone."""
+
+    def __init__(self, seed: RunnerSeed, stderr):
+        stdin_read, stdin_write = os.pipe()
+        stdout_read, stdout_write = os.pipe()
+        reply = seed.spawn(stdin_read, stdout_write, stderr.fileno())
+        for fd in (stdin_read, stdout_write):
+            os.close(fd)
+        assert reply["type"] == "spawned", reply
+        self.pid = reply["pid"]
+        self.stdin = os.fdopen(stdin_write, "wb")
+        self.stdout = os.fdopen(stdout_read, "rb")
+
+    def poll(self):
+        try:
+            os.kill(self.pid, 0)
+            return None
+        except ProcessLookupError:
+            return 0
+
+    def wait(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"zygote {self.pid}", timeout)
+            time.sleep(0.02)
+
+    def kill(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+class RunnerProcess:
+    """A zygote, forked by `seed` or else exec'd as `python -m keval_runner`, with a reader
+    thread; every stdout line must be JSON, and every message must follow the protocol's schema
+    (the fixtures check `off_schema` at the end)."""
+
+    def __init__(self, interpret=True, seed=None):
+        self.stderr = tempfile.TemporaryFile()
+        if seed is not None:
+            self.proc = SeededZygote(seed, self.stderr)
+        else:
+            self.proc = subprocess.Popen([sys.executable, "-m", "keval_runner"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=self.stderr, env=runner_env(interpret))
         self.messages = queue.Queue()
         self.bad_lines = []
         self.off_schema = []  # (problem, message) of each message the schema does not allow

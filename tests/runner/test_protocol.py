@@ -101,14 +101,14 @@ def test_candidate_prints_go_to_work_dir_files_not_the_protocol(fresh_runner, jo
     assert "stderr noise 19999" in stderr and "raw fd 2 noise" in stderr
 
 
-def test_shutdown_exits_zero(fresh_runner):
-    fresh_runner.send({"op": "shutdown"})
-    assert fresh_runner.proc.wait(timeout=30) == 0
+def test_shutdown_exits_zero(exec_runner):
+    exec_runner.send({"op": "shutdown"})
+    assert exec_runner.proc.wait(timeout=30) == 0
 
 
-def test_stdin_eof_exits_zero(fresh_runner):
-    fresh_runner.proc.stdin.close()
-    assert fresh_runner.proc.wait(timeout=30) == 0
+def test_stdin_eof_exits_zero(exec_runner):
+    exec_runner.proc.stdin.close()
+    assert exec_runner.proc.wait(timeout=30) == 0
 
 
 def test_job_runs_in_its_work_dir_with_tmpdir_there(runner, jobs, tmp_path):
@@ -145,6 +145,17 @@ def _children_of(pid: int) -> list:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+def _parent_of(pid: int) -> int:
+    return int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_seeded_zygote_leaves_when_its_stdin_closes(fresh_runner, runner_seed):
+    assert fresh_runner.ready["pid"] == fresh_runner.proc.pid
+    assert _parent_of(fresh_runner.proc.pid) == runner_seed.proc.pid
+    fresh_runner.proc.stdin.close()
+    fresh_runner.proc.wait(timeout=30)
 
 
 def test_children_die_with_the_zygote(fresh_runner, jobs):
