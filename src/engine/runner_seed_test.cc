@@ -28,7 +28,9 @@ def import_toolkit():
 
 def serve(torch, triton, protocol_fd, parent_pid):
     out = os.fdopen(protocol_fd, "w", buffering=1)
-    out.write(json.dumps({"type": "ready", "pid": os.getpid(),
+    sockets = [fd for fd in os.listdir("/proc/self/fd")
+               if os.path.exists(f"/proc/self/fd/{fd}") and os.readlink(f"/proc/self/fd/{fd}").startswith("socket:")]
+    out.write(json.dumps({"type": "ready", "pid": os.getpid(), "sockets": len(sockets),
                           "protocol_inheritable": os.get_inheritable(protocol_fd)}) + "\n")
     for line in sys.stdin:
         job = json.loads(line)["job"]
@@ -103,6 +105,7 @@ TEST_F(RunnerSeedTest, SlotsForkFromOneSeedAndRunJobs) {
   EXPECT_EQ(parent_of(two), seed);
   EXPECT_NE(seed, ::getpid()) << "the zygote was exec'd by the controller, not forked by the seed";
   EXPECT_FALSE(first.ready_info()["protocol_inheritable"].get<bool>()) << "an exec'd guest could hold the protocol";
+  EXPECT_EQ(first.ready_info()["sockets"], 0) << "a job could ask the seed for forks";
   EXPECT_TRUE(std::filesystem::exists(dir_ / "logs" / "runner-seed.log"));
   for (WorkerSlot* slot : {&first, &second}) {
     JobOutcome outcome = slot->run({{"op", "run"}}, std::chrono::milliseconds(5000), nullptr);
