@@ -67,17 +67,14 @@ def serve_spawns(channel: socket.socket, toolkit) -> int:
             continue
         try:
             pid = os.fork()
+            if pid == 0:
+                _become_zygote(channel, fds, toolkit)
+            reply = {"type": "spawned", "pid": pid}
         except OSError as exc:
-            pid = -1
-            error = f"fork failed: {exc}"
-        if pid == 0:
-            _become_zygote(channel, fds, toolkit)
+            reply = {"type": "error", "message": f"fork failed: {exc}"}
         for fd in fds:  # else the zygote's pipes never reach EOF when it ends
             os.close(fd)
-        if pid > 0:
-            _reply(channel, type="spawned", pid=pid)
-        else:
-            _reply(channel, type="error", message=error)
+        _reply(channel, **reply)
 
 
 def main() -> int:

@@ -36,7 +36,8 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
     throw HarnessError(std::string("cannot create pipes: ") + std::strerror(errno));
   }
   const std::string log = config_.log_path.empty() ? "/dev/null" : config_.log_path.string();
-  forked_ = fork_from_seed(in_pipe[0], out_pipe[1], log);
+  pid_ = fork_from_seed(in_pipe[0], out_pipe[1], log);
+  forked_ = pid_ > 0;
   if (!forked_) pid_ = exec_runner(config_, {}, in_pipe[0], out_pipe[1], log);
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
@@ -61,20 +62,20 @@ void RunnerProcess::start(std::chrono::seconds ready_timeout) {
   }
 }
 
-bool RunnerProcess::fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log) {
-  if (!config_.fork_from_seed || !config_.wrapper.empty()) return false;
+pid_t RunnerProcess::fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log) {
+  if (!config_.fork_from_seed || !config_.wrapper.empty()) return -1;
   std::shared_ptr<RunnerSeed> seed = seed_for(config_);
-  if (!seed) return false;
+  if (!seed) return -1;
   int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log_fd < 0) log_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  pid_t pid = -1;
   try {
-    pid_ = seed->spawn(stdin_fd, protocol_fd, log_fd);
+    pid = seed->spawn(stdin_fd, protocol_fd, log_fd);
   } catch (const HarnessError&) {
     drop_seed(config_);  // the next start tries a new seed; this one execs its own zygote
-    pid_ = -1;
   }
   ::close(log_fd);
-  return pid_ > 0;
+  return pid;
 }
 
 bool RunnerProcess::has_exited() {

@@ -54,8 +54,8 @@ class RunnerProcess {
   const nlohmann::json& ready_info() const { return ready_; }
 
  private:
-  // True when the seed forked the zygote (it is then not our child to wait for).
-  bool fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log);
+  // The zygote's pid when the seed forked one (it is then not our child to wait for), else -1.
+  pid_t fork_from_seed(int stdin_fd, int protocol_fd, const std::string& log);
   bool has_exited();
 
   RunnerConfig config_;

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "engine/runner_exec.h"
@@ -26,7 +27,7 @@ std::string seed_key(const RunnerConfig& config) {
 struct SeedRegistry {
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<RunnerSeed>> seeds;
-  std::map<std::string, bool> failed;  // a seed that would not start is not tried again
+  std::set<std::string> failed;  // a seed that would not start is not tried again
 };
 
 SeedRegistry& registry() {
@@ -131,13 +132,13 @@ std::shared_ptr<RunnerSeed> seed_for(const RunnerConfig& config) {
   const std::string key = seed_key(config);
   std::lock_guard lock(seeds.mutex);
   if (auto found = seeds.seeds.find(key); found != seeds.seeds.end()) return found->second;
-  if (seeds.failed.count(key)) return nullptr;
+  if (seeds.failed.contains(key)) return nullptr;
   try {
     auto seed = std::make_shared<RunnerSeed>(config);
     seeds.seeds[key] = seed;
     return seed;
   } catch (const HarnessError&) {
-    seeds.failed[key] = true;
+    seeds.failed.insert(key);
     return nullptr;
   }
 }
