@@ -56,6 +56,9 @@ int show_task(const Suite& suite, const std::string& name, bool json) {
             << "entry: " << task->signature << "\n\n" << task->instruction << "\n\ncases:\n";
   for (const auto& c : task->cases) {
     std::cout << "  " << c.name << (c.small ? " [small]" : "") << " " << c.params.dump() << "\n";
+    for (const auto& [dtype, t] : c.tolerance) {
+      std::cout << "    tolerance " << dtype << ": atol " << t.atol << ", rtol " << t.rtol << " (" << t.reason << ")\n";
+    }
   }
   std::cout << "tolerance:\n";
   for (const auto& [dtype, t] : task->tolerance) {

@@ -55,6 +55,7 @@ TEST(EvaluationKeyTest, EverySettingAResultDependsOnChangesTheKey) {
       {"suite", [](Task&, RunSettings&, EvaluationContext& c) { c.suite = "/other/suite"; }},
       {"task version", [](Task& t, RunSettings&, EvaluationContext&) { t.version = 4; }},
       {"float16 tolerance", [](Task& t, RunSettings&, EvaluationContext&) { t.tolerance["float16"].atol = 1e-2; }},
+      {"case tolerance", [](Task& t, RunSettings&, EvaluationContext&) { t.cases[0].tolerance["float16"] = {1e-2, 1e-3, "r"}; }},
       {"case shape", [](Task& t, RunSettings&, EvaluationContext&) { t.cases[0].params["n"] = 5; }},
       {"inplace", [](Task& t, RunSettings&, EvaluationContext&) { t.inplace = true; }},
       {"runner code", [](Task&, RunSettings&, EvaluationContext& c) { c.runner = "beef"; }},

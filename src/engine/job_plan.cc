@@ -28,7 +28,7 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
       for (int i = 0; i < seeds_per_case; ++i) {
         seeds.push_back(static_cast<int64_t>((mix + 0x9E3779B97F4A7C15ULL * (i + 1)) % 2147483647ULL));
       }
-      const Tolerance& tolerance = task.tolerance.at(dtype);
+      const Tolerance& tolerance = task.tolerance_of(c, dtype);
       cases.push_back({{"name", c.name}, {"params", c.params}, {"dtype", dtype},
                        {"seeds", seeds}, {"atol", tolerance.atol}, {"rtol", tolerance.rtol}});
     }

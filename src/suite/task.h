@@ -23,6 +23,9 @@ struct TaskCase {
   nlohmann::json params = nlohmann::json::object();  // passed to make_inputs as they are
   Symbols numeric_params;                            // the numeric ones, for cost expressions
   std::vector<std::string> dtypes;                   // empty: the task's dtypes
+  // Overrides of the task's tolerances for this case (a case whose inputs make some outputs
+  // cancel needs an absolute bound scaled to its terms, not to its outputs).
+  std::map<std::string, Tolerance> tolerance;
 };
 
 struct Task {
@@ -58,6 +61,10 @@ struct Task {
 
   std::vector<std::string> dtypes_of(const TaskCase& c) const {
     return c.dtypes.empty() ? dtypes : c.dtypes;
+  }
+  const Tolerance& tolerance_of(const TaskCase& c, const std::string& dtype) const {
+    auto own = c.tolerance.find(dtype);
+    return own != c.tolerance.end() ? own->second : tolerance.at(dtype);
   }
   std::filesystem::path golden_path() const { return dir / "golden.py"; }
   std::filesystem::path reference_path() const { return dir / "reference.py"; }

@@ -13,7 +13,7 @@ const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
     "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "inputs_on_device", "compute_rate",
     "check_reference_defined"};
-const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes"};
+const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes", "tolerance"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
 const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16", "float8_e4m3fn",
                                           "float8_e5m2", "int8", "int32"};
@@ -106,6 +106,27 @@ class FieldReader {
     return out;
   }
 
+  // A table of tolerances keyed by dtype, each dtype among `allowed`.
+  std::map<std::string, Tolerance> tolerances(const std::string& field, bool required,
+                                              const std::vector<std::string>& allowed) const {
+    std::map<std::string, Tolerance> out;
+    const toml::node* node = find(field, required);
+    if (!node) return out;
+    const toml::table* table = node->as_table();
+    if (!table) fail(node, field, "must be a table keyed by dtype");
+    for (const auto& [key, entry] : *table) {
+      std::string dtype(key.str());
+      if (std::find(allowed.begin(), allowed.end(), dtype) == allowed.end()) {
+        fail(&entry, field + "." + dtype, "dtype not listed in dtypes" + did_you_mean(dtype, allowed));
+      }
+      if (!entry.is_table()) fail(&entry, field + "." + dtype, "must be a table");
+      FieldReader entry_reader(file_, *entry.as_table(), prefix_ + field + "." + dtype + ".");
+      entry_reader.reject_unknown(kToleranceKeys);
+      out[dtype] = {entry_reader.number("atol"), entry_reader.number("rtol"), entry_reader.text("reason")};
+    }
+    return out;
+  }
+
   const toml::table& table() const { return table_; }
 
  private:
@@ -152,6 +173,7 @@ TaskCase read_case(const std::string& file, const toml::table& table, size_t ind
                   "\"" + dtype + "\" is not among the task's dtypes");
     }
   }
+  c.tolerance = reader.tolerances("tolerance", false, task.dtypes_of(c));
   for (const auto* field : {&task.flops, &task.bytes}) {
     Symbols symbols = c.numeric_params;
     symbols["elem"] = 4;
@@ -215,24 +237,10 @@ Task load_task(const std::filesystem::path& task_dir) {
                 "unknown rate \"" + task.compute_rate + "\"" + did_you_mean(task.compute_rate, kComputeRates));
   }
 
-  const toml::node* tolerance_node = reader.find("tolerance", true);
-  const toml::table* tolerances = tolerance_node->as_table();
-  if (!tolerances) reader.fail(tolerance_node, "tolerance", "must be a table keyed by dtype");
-  for (const auto& [key, node] : *tolerances) {
-    std::string dtype(key.str());
-    if (std::find(task.dtypes.begin(), task.dtypes.end(), dtype) == task.dtypes.end()) {
-      reader.fail(&node, "tolerance." + dtype,
-                  "dtype not listed in dtypes" + did_you_mean(dtype, task.dtypes));
-    }
-    if (!node.is_table()) reader.fail(&node, "tolerance." + dtype, "must be a table");
-    FieldReader tolerance_reader(file, *node.as_table(), "tolerance." + dtype + ".");
-    tolerance_reader.reject_unknown(kToleranceKeys);
-    task.tolerance[dtype] = {tolerance_reader.number("atol"), tolerance_reader.number("rtol"),
-                             tolerance_reader.text("reason")};
-  }
+  task.tolerance = reader.tolerances("tolerance", true, task.dtypes);
   for (const auto& dtype : task.dtypes) {
     if (!task.tolerance.count(dtype)) {
-      reader.fail(tolerance_node, "tolerance." + dtype, "missing (every dtype needs one)");
+      reader.fail(reader.find("tolerance", true), "tolerance." + dtype, "missing (every dtype needs one)");
     }
   }
 

@@ -149,6 +149,23 @@ TEST_F(TaskLoaderTest, DtypeWithoutToleranceIsRejected) {
   EXPECT_NE(error.find("tolerance.float16: missing"), std::string::npos) << error;
 }
 
+TEST_F(TaskLoaderTest, CaseToleranceOverridesTheTasksForItsDtype) {
+  write_task("scale", kValidToml + std::string("tolerance.float16 = { atol = 0.5, rtol = 0.25, reason = \"cancels\" }\n"));
+  Task task = load_task(root_ / "scale");
+  EXPECT_DOUBLE_EQ(task.tolerance_of(task.cases[1], "float16").atol, 0.5);
+  EXPECT_DOUBLE_EQ(task.tolerance_of(task.cases[1], "float16").rtol, 0.25);
+  EXPECT_DOUBLE_EQ(task.tolerance_of(task.cases[0], "float16").atol, 1e-3);
+  EXPECT_DOUBLE_EQ(task.tolerance_of(task.cases[0], "float32").atol, 1e-6);
+}
+
+TEST_F(TaskLoaderTest, CaseToleranceForAnotherDtypeIsRejected) {
+  std::string error = error_of(kValidToml + std::string(
+      "tolerance.float32 = { atol = 0.5, rtol = 0.25, reason = \"cancels\" }\n"));
+  EXPECT_NE(error.find("cases[1].tolerance.float32: dtype not listed"), std::string::npos) << error;
+  error = error_of(kValidToml + std::string("tolerance.float16 = { atol = -1, rtol = 0, reason = \"x\" }\n"));
+  EXPECT_NE(error.find("cases[1].tolerance.float16.atol: must be >= 0"), std::string::npos) << error;
+}
+
 TEST_F(TaskLoaderTest, UnknownSymbolInCostExpressionIsRejected) {
   std::string error = error_of(replace(kValidToml, "flops = \"M * N\"", "flops = \"M * K\""));
   EXPECT_NE(error.find("unknown symbol \"K\""), std::string::npos) << error;
