@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kernelbenchx", help="a KernelBenchX checkout")
     ap.add_argument("--tritonbench", help="a TritonBench checkout (its T set is used)")
-    ap.add_argument("--core-tasks", default=",".join(CORE_TASKS))
+    ap.add_argument("--core-tasks", default=",".join(CORE_TASKS), help="comma-separated; empty: no core part")
     ap.add_argument("--peer-tasks", type=int, default=8, help="tasks of each peer")
     ap.add_argument("--tritonbench-model", default="gpt-4o", help="whose LLM_generated T outputs")
     ap.add_argument("--device", default="cuda")
@@ -136,10 +136,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     work = pathlib.Path(tempfile.mkdtemp(prefix="keval-mixed-"))
     try:
-        plan = [("core", str(REPO / "suites" / "keval"),
-                 [row for task in args.core_tasks.split(",") for row in
-                  ({"task": task, "id": f"{task}-ok", "code": variant(golden_code(task), 0)},
-                   {"task": task, "id": f"{task}-bad", "code": variant(broken(golden_code(task)), 1)})])]
+        plan = []
+        if args.core_tasks:
+            plan.append(("core", str(REPO / "suites" / "keval"),
+                         [row for task in args.core_tasks.split(",") for row in
+                          ({"task": task, "id": f"{task}-ok", "code": variant(golden_code(task), 0)},
+                           {"task": task, "id": f"{task}-bad", "code": variant(broken(golden_code(task)), 1)})]))
         if args.kernelbenchx:
             plan.append(("kernelbenchx", f"kernelbenchx:{args.kernelbenchx}:any-code",
                          kernelbenchx_candidates(args.kernelbenchx, args.peer_tasks, work)))
