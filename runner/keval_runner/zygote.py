@@ -6,6 +6,7 @@ handles one job at a time, and is the only writer of the protocol stream: its ow
 no library print can corrupt it.
 """
 
+import importlib
 import json
 import os
 import platform
@@ -47,26 +48,19 @@ def import_toolkit():
     import torch
     import triton
     import triton.language  # noqa: F401
+    optional = ["torch.profiler",  # kernel profiles
+                # Its import rebinds torch.manual_seed (wrapped so Dynamo skips it); later, in a
+                # job, that would look like a submission replacing it (the guest's snapshot of
+                # torch's names).
+                "torch._dynamo"]
     if os.environ.get("TRITON_INTERPRET") == "1":  # CPU mode only: 1.3 s of a 5.8 s start here
+        optional += ["triton.runtime.interpreter", "ml_dtypes"]  # ml_dtypes: its bfloat16
+    for name in optional:
         try:
-            import triton.runtime.interpreter  # noqa: F401
-        except Exception:
-            pass
-        try:
-            import ml_dtypes  # noqa: F401  (the interpreter's bfloat16)
+            importlib.import_module(name)
         except Exception:
             pass
     import resource  # noqa: F401  (the sandbox's limits)
-    try:
-        import torch.profiler  # noqa: F401  (kernel profiles)
-    except Exception:
-        pass
-    try:
-        # Its import rebinds torch.manual_seed (wrapped so Dynamo skips it); later, in a job,
-        # that would look like a submission replacing it (the guest's snapshot of torch's names).
-        import torch._dynamo  # noqa: F401
-    except Exception:
-        pass
     if os.environ.get("KEVAL_PRELOAD_COMPILE") == "1":
         _preload_compile(torch)
     from . import candidate_job, checks, child, kernel_profile, probe, reference_job, rotation, sandbox  # noqa: F401
