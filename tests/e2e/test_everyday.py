@@ -199,3 +199,9 @@ def test_tasks_list_and_show_print_json():
     assert len(listed) >= 12 and {"name", "track", "category", "difficulty", "cases"} <= set(listed[0])
     shown = json.loads(run_keval("tasks", "show", "softmax", "--suite", "suites/keval", "--json").stdout)
     assert shown["name"] == "softmax" and shown["cases"][0]["name"] and "float32" in shown["tolerance"]
+    # a case's own tolerance (matvec's outlier case: large terms that cancel)
+    matvec = json.loads(run_keval("tasks", "show", "matvec", "--suite", "suites/keval", "--json").stdout)
+    outliers = next(c for c in matvec["cases"] if c["name"] == "outliers_300x2000")
+    assert outliers["tolerance"]["float32"]["atol"] > matvec["tolerance"]["float32"]["atol"]
+    assert "tolerance" not in matvec["cases"][0]
+    assert "    tolerance float32: atol 0.003" in run_keval("tasks", "show", "matvec", "--suite", "suites/keval").stdout
