@@ -37,7 +37,7 @@ REQUIRED = {"name": str, "version": int, "track": str, "category": str, "difficu
             "entry": str, "signature": str, "instruction": str, "dtypes": list,
             "flops": str, "bytes": str, "tolerance": dict, "cases": list}
 OPTIONAL = {"inplace": bool, "source": str, "notes": str, "compute_rate": str}
-CASE_KEYS = {"name", "small", "params", "dtypes"}
+CASE_KEYS = {"name", "small", "params", "dtypes", "tolerance"}
 
 
 def _config(task):
@@ -101,12 +101,8 @@ def test_task_toml_is_complete(task):
     assert cfg["instruction"].strip() and cfg["entry"] in cfg["instruction"]
     assert cfg["dtypes"] and set(cfg["dtypes"]) <= set(DTYPES)
     for dt in cfg["dtypes"]:
-        tol = cfg["tolerance"].get(dt)
-        assert tol is not None, f"{task}: no tolerance for {dt}"
-        assert set(tol) == {"atol", "rtol", "reason"}, f"{task}: tolerance.{dt} keys {sorted(tol)}"
-        assert isinstance(tol["atol"], (int, float)) and tol["atol"] >= 0
-        assert isinstance(tol["rtol"], (int, float)) and tol["rtol"] >= 0
-        assert isinstance(tol["reason"], str) and tol["reason"].strip()
+        assert cfg["tolerance"].get(dt) is not None, f"{task}: no tolerance for {dt}"
+        _check_tolerance(task, dt, cfg["tolerance"][dt])
     assert set(cfg["tolerance"]) == set(cfg["dtypes"]), f"{task}: tolerance for a dtype not in dtypes"
 
     cases = cfg["cases"]
@@ -115,6 +111,9 @@ def test_task_toml_is_complete(task):
     for case in cases:
         assert set(case) <= CASE_KEYS and {"name", "params"} <= set(case), f"{task}: case keys {sorted(case)}"
         assert set(_case_dtypes(cfg, case)) <= set(cfg["dtypes"])
+        for dt, tol in case.get("tolerance", {}).items():  # the case's own, for some of its dtypes
+            assert dt in _case_dtypes(cfg, case), f"{task}: case {case['name']}: tolerance for {dt}"
+            _check_tolerance(task, dt, tol)
         numeric = {k: v for k, v in case["params"].items() if not isinstance(v, bool)}
         for dt in _case_dtypes(cfg, case):
             symbols = dict(numeric, elem=ELEM[dt])
@@ -164,6 +163,13 @@ def _golden_params():
                     yield pytest.param(task, case["name"], dt, id=f"{task}-{case['name']}-{dt}")
 
 
+def _check_tolerance(task, dtype, tol):
+    assert set(tol) == {"atol", "rtol", "reason"}, f"{task}: tolerance.{dtype} keys {sorted(tol)}"
+    assert isinstance(tol["atol"], (int, float)) and tol["atol"] >= 0
+    assert isinstance(tol["rtol"], (int, float)) and tol["rtol"] >= 0
+    assert isinstance(tol["reason"], str) and tol["reason"].strip()
+
+
 def _as_list(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
@@ -172,7 +178,7 @@ def _as_list(out):
 def test_golden_matches_reference(task, case_name, dtype):
     cfg = _config(task)
     case = next(c for c in cfg["cases"] if c["name"] == case_name)
-    tol = cfg["tolerance"][dtype]
+    tol = case.get("tolerance", {}).get(dtype) or cfg["tolerance"][dtype]
     ref, gold = _module(task, "reference"), _module(task, "golden")
     entry = getattr(gold, cfg["entry"])
     # @triton.jit gives a JITFunction, or an InterpretedFunction under TRITON_INTERPRET
