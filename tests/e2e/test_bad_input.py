@@ -92,17 +92,6 @@ def test_suite_has_both_tracks():
     assert ops >= 55 and real >= 25, summary
 
 
-def test_every_golden_passes_its_task_on_the_cpu(tmp_path):
-    """keval validate over the whole suite in CPU mode (small cases): every golden passes."""
-    proc = run_keval("validate", "--suite", "suites/keval", "--device", "cpu", "--jobs", "2",
-                     "--no-timing", "--out", tmp_path / "v", check=False, timeout=1500)
-    failed = [f"{r['id']}: {r['verdict']}: {'; '.join(r.get('reasons') or [])[:800]}"
-              for r in read_results(tmp_path / "v") if r["verdict"] != "pass"] \
-        if (tmp_path / "v" / "results.jsonl").exists() else []
-    assert proc.returncode == 0, "\n".join(failed) + "\n" + proc.stderr[-2000:]
-    assert "every golden kernel passes" in proc.stdout
-
-
 def test_min_own_share_is_checked_and_recorded_with_the_run(tmp_path):
     subs = write_jsonl(tmp_path / "s.jsonl", [json.dumps({"task": "relu", "code": GOOD_RELU, "id": "good"})])
     proc = run_keval("run", "--suite", "suites/keval", "--submissions", subs, "--out", tmp_path / "bad",
