@@ -55,7 +55,12 @@ def old_seeding(module):
             torch.manual_seed(int(value))
         return _swapped(module, "_keval_tb_seed", seed)
     runtime = sys.modules[type(module._keval_kbx_task).__module__]
-    return _swapped(runtime, "seed_torch", torch.manual_seed)
+    direct = runtime.seed_rngs
+
+    def seed(value):
+        direct(value)
+        torch.manual_seed(value)
+    return _swapped(runtime, "seed_rngs", seed)
 
 
 @contextlib.contextmanager

@@ -41,6 +41,10 @@ int list_tasks(const Suite& suite, bool json) {
   return 0;
 }
 
+void print_tolerance(const std::string& indent, const std::string& dtype, const Tolerance& t) {
+  std::cout << indent << dtype << ": atol " << t.atol << ", rtol " << t.rtol << " (" << t.reason << ")\n";
+}
+
 int show_task(const Suite& suite, const std::string& name, bool json) {
   const Task* task = suite.find(name);
   if (!task) {
@@ -56,14 +60,10 @@ int show_task(const Suite& suite, const std::string& name, bool json) {
             << "entry: " << task->signature << "\n\n" << task->instruction << "\n\ncases:\n";
   for (const auto& c : task->cases) {
     std::cout << "  " << c.name << (c.small ? " [small]" : "") << " " << c.params.dump() << "\n";
-    for (const auto& [dtype, t] : c.tolerance) {
-      std::cout << "    tolerance " << dtype << ": atol " << t.atol << ", rtol " << t.rtol << " (" << t.reason << ")\n";
-    }
+    for (const auto& [dtype, t] : c.tolerance) print_tolerance("    tolerance ", dtype, t);
   }
   std::cout << "tolerance:\n";
-  for (const auto& [dtype, t] : task->tolerance) {
-    std::cout << "  " << dtype << ": atol " << t.atol << ", rtol " << t.rtol << " (" << t.reason << ")\n";
-  }
+  for (const auto& [dtype, t] : task->tolerance) print_tolerance("  ", dtype, t);
   std::cout << "flops: " << task->flops << "\nbytes: " << task->bytes << "\n";
   return 0;
 }

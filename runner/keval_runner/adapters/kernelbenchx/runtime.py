@@ -88,11 +88,12 @@ def _synchronize():
 # Outputs
 
 
-def seed_torch(seed: int) -> None:
-    """What torch.manual_seed(seed) does for the CPU and CUDA generators, and nothing else.
-    torch.manual_seed also queues the seed for backends that never start here (XPU, MTIA), each
-    with a formatted stack of the caller: about 0.4 ms a call, which the timed call paid on every
-    sample."""
+def seed_rngs(seed: int) -> None:
+    """`random` and torch seeded as KernelBenchX seeds them. torch: what torch.manual_seed(seed)
+    does for the CPU and CUDA generators, and nothing else. torch.manual_seed also queues the
+    seed for backends that never start here (XPU, MTIA), each with a formatted stack of the
+    caller: about 0.4 ms a call, which the timed call paid on every sample."""
+    random.seed(seed)
     torch.default_generator.manual_seed(seed)
     if torch.cuda.is_initialized():
         for generator in torch.cuda.default_generators:
@@ -273,8 +274,7 @@ class Task:
         os.environ["KERNELBENCHX_SEED"] = str(seed)
         try:
             with self._peer_modules(function, text):
-                random.seed(seed)
-                seed_torch(seed)
+                seed_rngs(seed)
                 with torch.enable_grad():  # as KernelBenchX runs it (some tests call backward)
                     exec(self._test_code, scope)
         finally:
@@ -317,8 +317,7 @@ class Task:
         held = self._perf.get(id(function))
         _, instance, module = held if held is not None and held[0] is function else self._perf_load(function)
         module.__dict__[DEVICE_NAME] = device
-        seed_torch(seed)
-        random.seed(seed)
+        seed_rngs(seed)
         with self._peer_modules(self.reference_function(), device):
             if device == "meta":
                 with torch.device("meta"), _OnlyItem(instance, -1):
@@ -335,8 +334,7 @@ class Task:
             except Exception:  # noqa: BLE001 - the template needs real tensors throughout
                 item = None
             if item is None:
-                seed_torch(seed)
-                random.seed(seed)
+                seed_rngs(seed)
                 instance.get_input_tensors()
                 item = instance.input_tensors[index]
             instance.input_tensors = []
@@ -365,8 +363,7 @@ class Task:
         item = pytree.tree_unflatten(leaves, spec)
         # seeded before every call, as KernelBenchX seeds its runs: a reference that draws random
         # numbers (dropout, sampling) then gives the same values in both runs and both processes
-        seed_torch(PERF_CALL_SEED)
-        random.seed(PERF_CALL_SEED)
+        seed_rngs(PERF_CALL_SEED)
         with torch.enable_grad():
             outputs = flatten(self.perf(function).call_op(item))
         # an output that is (a view of) an input, e.g. an in-place step's parameter, is copied:
