@@ -28,7 +28,7 @@ from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
 from .phases import phase
-from .rotation import MAX_SETS, derived_seeds, input_bytes
+from .rotation import MAX_SETS, derived_seeds, input_bytes, one_buffer_bytes, rotation_buffers
 from .sealed_outputs import open_sealed_outputs
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
@@ -248,6 +248,11 @@ class CandidateJob:
                 item.close()
             raise
 
+    def rotation_buffers(self, sets: list):
+        """How many of a timed case's input sets keep buffers of their own (rotation.py), alike
+        for every contender: None for all."""
+        return rotation_buffers(input_bytes(sets[0]), one_buffer_bytes(self.device, self.request))
+
     def guest_rotation(self, case, seeds, key: str):
         """The candidate's input sets handed to the guest; a GuestContender timing them, or None
         (the failure reported). The shared sets stay alive with the contender."""
@@ -257,6 +262,7 @@ class CandidateJob:
         settings = self.request.get("timing") or {}
         interval = check_interval(settings) if self.checks["timed_output_check"] else 0
         header = {"op": "rotation", "key": key, "check_interval": interval,
+                  "buffers": self.rotation_buffers([s.args for _, s in shared]),
                   "sets": [{"seed": seed, "args": s.fields, "fds": len(s.fds)} for seed, s in shared]}
         fds = [fd for _, s in shared for fd in s.fds]
         where = self._where(case, seeds[0])

@@ -200,7 +200,7 @@ class Guest:
             at += count
         self.imports[header["key"]] = imported
         first = dict(self.kept.get(header["key"], {}))
-        rotation = InputRotation(self.entry, sets, first)
+        rotation = InputRotation(self.entry, sets, first, buffers=header.get("buffers"))
         try:
             with torch.no_grad():
                 rotation.record_first_outputs()

@@ -2,11 +2,17 @@
 
 The sets are built fresh from the case's seeds (whose correctness calls succeeded) and, on
 CUDA, from further derived seeds until their inputs exceed twice the L2 size (at most
-MAX_SETS). Each set's tensors live in their own buffers; before each call (outside the timed
-region) the *contents* of another set are copied into the buffers the call uses, so the same
-addresses see different inputs over time: an output cache keyed on data_ptr() then returns a
-stale output, which the timed-output check sees. The copy also undoes any in-place change of
-the previous call.
+MAX_SETS). Before each call (outside the timed region) the *contents* of a set are copied into
+the buffers the call uses, so the same addresses see different inputs over time: an output
+cache keyed on data_ptr() then returns a stale output, which the timed-output check sees. The
+copy also undoes any in-place change of the previous call.
+
+Each set has buffers of its own, unless one set's inputs are large (`one_buffer_bytes`): then
+the contents of every set take turns in the first set's buffers, and the other sets are only
+read. Each contender then holds its sets once and one copy of the first, not every set twice:
+a KernelBenchX case of 15 GiB inputs, two seeds, timed against the golden needed 120 GiB
+that way, more than an H200 has. The L2 flush before each sample keeps the caches cold either
+way; placement matters to kernels of a few µs, whose inputs are small.
 """
 
 import torch
@@ -15,6 +21,7 @@ from .checks import map_tensors, storage_span
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .inputs import tensors_in
 from .output_files import plain_copy
+from .timing import FALLBACK_L2_BYTES, l2_bytes
 
 MAX_SETS = 16
 DERIVED_SEED_STEP = 0x9E3779B1
@@ -32,6 +39,21 @@ def derived_seeds(seeds: list, count: int) -> list:
             taken.add(seed)
             out.append(seed)
     return out
+
+
+def one_buffer_bytes(device: torch.device, request: dict) -> int:
+    """Input bytes of one set from which the sets share one set's buffers: the request's
+    `rotation_buffer_bytes`, else twice the L2 (the flush's size) on CUDA, 128 MiB on the CPU."""
+    given = request.get("rotation_buffer_bytes")
+    if given:
+        return int(given)
+    return 2 * (l2_bytes(device) if device.type == "cuda" else FALLBACK_L2_BYTES)
+
+
+def rotation_buffers(set_bytes: int, limit: int):
+    """How many sets keep buffers of their own: 1 for sets of `limit` bytes or more, else all
+    (None)."""
+    return 1 if set_bytes >= limit else None
 
 
 def input_bytes(args) -> int:
@@ -54,28 +76,34 @@ def outputs_identical(expected: list, result) -> bool:
 class InputRotation:
     """sets: list of (seed, args); expected: seed -> list of tensors (first outputs, kept on the
     device they were made on: a timed-output check then copies nothing between host and GPU), or
-    None for a set whose first output is still to be made (see record_first_outputs)."""
+    None for a set whose first output is still to be made (see record_first_outputs).
+    buffers: how many sets keep buffers of their own (None: all; fewer only when every set has
+    the same layout); the other sets are never passed to a call, only copied from."""
 
-    def __init__(self, entry, sets: list, expected: dict):
+    def __init__(self, entry, sets: list, expected: dict, buffers=None):
         self.entry = entry
         self.seeds = [seed for seed, _ in sets]
-        self.buffers = [args for _, args in sets]
-        # Each set's values, kept aside as copies of the storage its tensors reach (so any
-        # layout, expanded or transposed included, can be written back into same-layout buffers).
-        self.contents = [[storage_span(t).clone() for t in tensors_in(args)] for _, args in sets]
-        signatures = [_signature(args) for args in self.buffers]
+        self.arguments = [args for _, args in sets]
+        signatures = [_signature(args) for args in self.arguments]
         self.shared_layout = all(s == signatures[0] for s in signatures)
+        count = len(sets) if buffers is None or not self.shared_layout else max(1, min(int(buffers), len(sets)))
+        self.buffers = self.arguments[:count]
+        # Each set's values: a buffer's copied aside (as copies of the storage its tensors reach,
+        # so any layout, expanded or transposed included, can be written back into same-layout
+        # buffers); a set without buffers keeps its own, which no call touches.
+        self.contents = [[storage_span(t).clone() for t in tensors_in(args)] for args in self.buffers]
+        self.contents += [[storage_span(t) for t in tensors_in(args)] for args in self.arguments[count:]]
         self.expected = dict(expected)
         self.current = None  # index of the content set the last prepared call uses
         self.checks = 0
         self.mismatches = 0
 
     def __len__(self) -> int:
-        return len(self.buffers)
+        return len(self.arguments)
 
     def _args_for(self, buffer_index: int, content_index: int):
-        """The arguments of set buffer_index with their tensors refilled with the values of set
-        content_index (the sets share one layout whenever the two differ)."""
+        """The arguments of set content_index, its tensors the buffers of set buffer_index
+        refilled with its values (the sets share one layout whenever the two differ)."""
         targets = iter(tensors_in(self.buffers[buffer_index]))
         values = iter(self.contents[content_index])
 
@@ -85,12 +113,12 @@ class InputRotation:
             return target
 
         # The content set's own arguments, its tensors swapped for the refilled buffers.
-        return map_tensors(self.buffers[content_index], refill)
+        return map_tensors(self.arguments[content_index], refill)
 
     def prepare(self, k: int):
         count = len(self.buffers)
         buffer_index = k % count
-        content_index = (buffer_index + k // count) % count if self.shared_layout else buffer_index
+        content_index = (buffer_index + k // count) % len(self.contents) if self.shared_layout else buffer_index
         with torch.no_grad():
             args = self._args_for(buffer_index, content_index)
         self.current = content_index
@@ -106,7 +134,7 @@ class InputRotation:
             if self.expected.get(seed) is not None:
                 continue
             with torch.no_grad():
-                result = self.entry(*self._args_for(index, index))
+                result = self.entry(*self._args_for(index % len(self.buffers), index))
                 outputs = as_output_list(result)
                 self.expected[seed] = [plain_copy(o) for o in outputs]
 

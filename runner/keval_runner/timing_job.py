@@ -117,11 +117,14 @@ class TimingJob(CandidateJob):
         if candidate is None:
             return None
         contenders = [candidate]
+        sets = [shared.args for _, shared in candidate.shared_sets]
+        buffers = self.rotation_buffers(sets)
         for name, fn in baselines:
-            contenders.append(Contender(name, InputRotation(fn, self.rotation_sets(case, seeds), {}).prepare))
-        # what it holds on the device: every contender's sets and their saved contents
-        sets = [args for _, shared in candidate.shared_sets for args in [shared.args]]
-        held = 2 * len(contenders) * sum(input_bytes(args) for args in sets)
+            rotation = InputRotation(fn, self.rotation_sets(case, seeds), {}, buffers=buffers)
+            contenders.append(Contender(name, rotation.prepare))
+        # what it holds on the device: every contender's sets and the saved contents of its buffers
+        sizes = [input_bytes(args) for args in sets]
+        held = len(contenders) * (sum(sizes) + sum(sizes[:buffers or len(sizes)]))
         return PreparedCase(case, seeds[0], candidate, contenders, held, first_outputs)
 
     def measure_batch(self, batch: list) -> None:

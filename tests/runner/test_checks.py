@@ -86,9 +86,12 @@ def test_tensor_subclass_output_is_flagged(runner, jobs):
 
 
 def test_pointer_keyed_output_cache_fails_the_timed_output_check(runner, jobs):
-    messages = runner.run(jobs.candidate("pointer_cache", timing=TIMING, checks=all_checks()))
-    timing = only(messages, "timing")
-    assert timing["timed_output_checks"] >= 5 and timing["timed_output_mismatches"] > 0
+    for one_buffer in (None, 1):  # every set in its own buffers; every set through one
+        request = jobs.candidate("pointer_cache", timing=TIMING, checks=all_checks())
+        if one_buffer:
+            request["rotation_buffer_bytes"] = one_buffer
+        timing = only(runner.run(request), "timing")
+        assert timing["timed_output_checks"] >= 5 and timing["timed_output_mismatches"] > 0, one_buffer
 
 
 # -- units ------------------------------------------------------------------------------------
@@ -193,6 +196,50 @@ def test_rotation_keeps_layouts_and_each_sets_other_arguments():
     assert rotation.buffers[0][0].stride() == (1, 0)
 
 
+def test_rotation_in_one_buffer_turns_every_sets_contents_through_it():
+    seen = []
+
+    def entry(x):
+        seen.append((x.data_ptr(), float(x[0])))
+        x.add_(100)  # in place: the refill before the next call undoes it
+        return x * 2
+
+    first, second, third = torch.full((4,), 1.0), torch.full((4,), 2.0), torch.full((4,), 3.0)
+    rotation = InputRotation(entry, [(10, (first,)), (20, (second,)), (30, (third,))], {10: None, 20: None, 30: None},
+                             buffers=1)
+    assert len(rotation) == 3 and len(rotation.buffers) == 1
+    assert rotation.contents[1][0].data_ptr() == second.data_ptr()  # only copied from, never cloned
+    rotation.record_first_outputs()
+    assert [float(rotation.expected[s][0][0]) for s in (10, 20, 30)] == [202.0, 204.0, 206.0]
+    seen.clear()
+    observe = rotation.observer(1)
+    for k in range(6):
+        observe(k, rotation.prepare(k)())
+    assert {p for p, _ in seen} == {first.data_ptr()}
+    assert [v for _, v in seen] == [1.0, 2.0, 3.0, 1.0, 2.0, 3.0]
+    assert (rotation.checks, rotation.mismatches) == (6, 0)
+    assert float(second[0]) == 2.0 and float(third[0]) == 3.0
+
+
+def test_rotation_keeps_a_buffer_per_set_when_the_layouts_differ():
+    sets = [(1, (torch.ones(4),)), (2, (torch.ones(2, 2).t(),))]
+    rotation = InputRotation(lambda x: x + 1, sets, {1: None, 2: None}, buffers=1)
+    assert len(rotation.buffers) == 2
+    rotation.record_first_outputs()
+    assert rotation.prepare(1)().shape == (2, 2)
+
+
+def test_one_buffer_from_the_requests_size_or_twice_the_cache():
+    from keval_runner.rotation import one_buffer_bytes, rotation_buffers
+    from keval_runner.timing import FALLBACK_L2_BYTES
+
+    cpu = torch.device("cpu")
+    assert one_buffer_bytes(cpu, {}) == 2 * FALLBACK_L2_BYTES
+    assert one_buffer_bytes(cpu, {"rotation_buffer_bytes": 0}) == 2 * FALLBACK_L2_BYTES
+    assert one_buffer_bytes(cpu, {"rotation_buffer_bytes": 64}) == 64
+    assert rotation_buffers(64, 64) == 1 and rotation_buffers(63, 64) is None
+
+
 def test_timed_output_helpers():
     assert check_interval({"min_samples": 3, "max_samples": 10}) == 1
     assert check_interval({"min_samples": 50, "max_samples": 100}) == 10
@@ -256,6 +303,15 @@ def test_a_timing_job_measures_all_its_cases_in_one_stretch_alone_unless_they_ho
     small_budget = runner.run(timing_job(jobs, cases, timing_batch_bytes=1))  # one case per stretch
     assert [m["type"] for m in small_budget if m["type"] == "device_alone"] == ["device_alone"] * 2
     assert len(of_type(small_budget, "timing")) == 4
+
+
+def test_a_timing_job_with_one_buffer_per_contender_checks_every_timed_output(runner, jobs):
+    messages = runner.run(timing_job(jobs, [case(seeds=[1, 2])], rotation_buffer_bytes=1, checks=all_checks()))
+    timings = {t["who"]: t for t in of_type(messages, "timing")}
+    assert sorted(timings) == ["candidate", "golden"] and of_type(messages, "error") == []
+    candidate = timings["candidate"]
+    assert candidate["input_sets"] == 2 and candidate["timed_output_checks"] >= 2
+    assert candidate["timed_output_mismatches"] == 0
 
 
 def test_a_guarded_parameter_stays_a_leaf_with_its_gradient():

@@ -91,10 +91,12 @@ def test_sandboxed_gpu_job_with_every_check(gpu_runner, gpu_jobs, capabilities, 
 
 
 def test_pointer_cache_mismatches_on_gpu(gpu_runner, gpu_jobs):
-    messages = gpu_runner.run(gpu_jobs.candidate("pointer_cache", device="cuda", timing=TIMING,
-                                                 checks=all_checks()))
-    timing = only(messages, "timing")
-    assert timing["timed_output_checks"] >= 5 and timing["timed_output_mismatches"] > 0
+    for one_buffer in (None, 1):  # every set in its own buffers; every set through one
+        request = gpu_jobs.candidate("pointer_cache", device="cuda", timing=TIMING, checks=all_checks())
+        if one_buffer:
+            request["rotation_buffer_bytes"] = one_buffer
+        timing = only(gpu_runner.run(request), "timing")
+        assert timing["timed_output_checks"] >= 5 and timing["timed_output_mismatches"] > 0, one_buffer
 
 
 def test_guard_bands_on_gpu(gpu_runner, gpu_jobs):
