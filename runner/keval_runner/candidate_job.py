@@ -142,6 +142,8 @@ class CandidateJob:
                 return reply, None
             if options.get("return_outputs") is False:
                 return reply, []
+            if options.get("compare_kept") is not None and reply.get("same_as_kept") is True:
+                return reply, []  # a re-run the guest found identical to its kept outputs
             try:
                 if reply.get("sealed") is True:
                     return reply, open_sealed_outputs(reply.get("outputs"), fds)
@@ -194,6 +196,10 @@ class CandidateJob:
     # -- determinism, timing, profile ----------------------------------------------------
 
     def check_determinism(self, case, seed, first_outputs) -> None:
+        """The first call again on the same inputs. The guest compares the re-run with the
+        outputs it kept on the device and sends them back only where they differ, which the
+        warden then checks itself: its word that they repeated is worth no more than a cache
+        keyed on the inputs' values, which any submission could keep (docs/trust.md)."""
         where = self._where(case, seed)
         rerun = rerun_path(self.request["outputs_dir"], case["name"], case["dtype"], seed)
         if os.path.exists(rerun):
@@ -203,19 +209,20 @@ class CandidateJob:
             return
         shared = self.shared(args, 0)
         try:
-            reply, second = self.guest_call(shared, where)
+            reply, second = self.guest_call(shared, where, compare_kept=self.case_key(case), seed=seed)
         finally:
             shared.close()
         if second is None:
             self.guest_error("call", reply, **where, rerun=True)
             return
-        same = len(first_outputs) == len(second) and all(
-            tensors_identical(a, b) for a, b in zip(first_outputs, second))
+        same = second == [] or (len(first_outputs) == len(second) and all(
+            tensors_identical(a, b) for a, b in zip(first_outputs, second)))
         if not same and self.request.get("save_rerun_outputs"):
             self.saver.save(rerun, second)
         # identical outputs differ by 0: the float64 pass over every element (seconds on a large
         # case) is only worth it where they differ
-        self.send("determinism", **where, same=same, max_abs_diff=0.0 if same else max_abs_diff(first_outputs, second))
+        self.send("determinism", **where, same=same, max_abs_diff=0.0 if same else max_abs_diff(first_outputs, second),
+                  compared_by="guest" if second == [] else "warden")
 
     def rotation_sets(self, case, seeds, share: bool = False) -> list:
         """(seed, args): fresh inputs of the given seeds, then, on CUDA, derived seeds until the
@@ -346,8 +353,10 @@ class CandidateJob:
             first_outputs = {}  # seed -> saved outputs, in seed order
             for index, seed in enumerate(seeds):
                 device_gate.pause_point(self.request, self.writer, self.device)
+                # the guest keeps the first outputs a timed call or the determinism re-run repeats
+                keep = timing_on or (index == 0 and self.request.get("check_determinism"))
                 with phase("calls"):
-                    outputs = self.call_once(case, seed, keep_as=self.case_key(case) if timing_on else None)
+                    outputs = self.call_once(case, seed, keep_as=self.case_key(case) if keep else None)
                 if outputs is None:
                     continue
                 first_outputs[seed] = outputs
@@ -356,6 +365,8 @@ class CandidateJob:
                     device_gate.pause_point(self.request, self.writer, self.device)
                     with phase("determinism"):
                         self.check_determinism(case, seed, outputs)
+                    if not timing_on:  # no timed call repeats them
+                        self.ask({"op": "drop", "key": self.case_key(case)}, where=self._where(case, seed))
             if seeds and seeds[0] in first_outputs:
                 timed.append((case, first_outputs))
             if self.device.type == "cuda":

@@ -115,6 +115,16 @@ def test_determinism_check_compares_a_second_run(runner, jobs):
     assert differs["same"] is False and abs(differs["max_abs_diff"] - 1e-3) < 1e-4
 
 
+def test_a_rerun_comes_back_to_the_warden_only_when_it_differs(runner, jobs):
+    timing = {"enabled": True, "warmup": 1, "min_samples": 3, "max_samples": 3, "max_seconds": 5.0}
+    for settings in (None, timing):  # the kept outputs: the re-run's alone, or the timed calls' too
+        messages = runner.run(jobs.candidate("correct", determinism=True, timing=settings))
+        assert only(messages, "determinism")["compared_by"] == "guest" and of_type(messages, "error") == []
+        assert all(t["timed_output_mismatches"] == 0 for t in of_type(messages, "timing"))
+    differs = only(runner.run(jobs.candidate("nondeterministic", determinism=True)), "determinism")
+    assert differs["compared_by"] == "warden" and differs["same"] is False
+
+
 def test_cpu_timing_uses_wall_clock_within_the_caps(runner, jobs):
     settings = {"enabled": True, "warmup": 1, "min_samples": 3, "max_samples": 6, "max_seconds": 5.0}
     request = jobs.candidate("correct", cases=[case(seeds=[1, 2]), case(name="tiny", n=7, seeds=[9])], timing=settings)
