@@ -13,7 +13,9 @@ LARGE_IO_BYTES = 64 * 2**20
 
 def summarize(results: list) -> dict:
     """{job: {"n", "wall_s", "lease_wait_s", "phases": {name: mean seconds}, "peak_host_bytes",
-    "peak_gpu_bytes" (the largest over the results), "gpu_over_io" (the largest ratio of the
+    "peak_gpu_bytes" (keval's own process, the warden: the largest over the results),
+    "peak_guest_gpu_bytes" (the guest's own figure, the submission's word), "peak_gpu_task" (the
+    task of the largest of either), "gpu_over_io" (the largest ratio of the
     GPU bytes its processes held at their peaks to one call's inputs and outputs; 0 without
     io_bytes), "keval_over_io" (the same of keval's own process alone, the warden, whose GPU
     memory the 2x rule of issue 19 bounds: the guest's is the submission's own; over calls of
@@ -22,6 +24,7 @@ def summarize(results: list) -> dict:
     totals = collections.defaultdict(lambda: {"n": 0, "wall_s": 0.0, "lease_wait_s": 0.0,
                                               "phases": collections.Counter(),
                                               "peak_host_bytes": 0, "peak_gpu_bytes": 0,
+                                              "peak_guest_gpu_bytes": 0, "peak_gpu_task": None,
                                               "gpu_over_io": 0.0, "keval_over_io": 0.0})
     for result in results:
         for job, seconds in (result.get("job_seconds") or {}).items():
@@ -33,8 +36,11 @@ def summarize(results: list) -> dict:
                                     if isinstance(v, (int, float))})
             peak = seconds.get("peak_memory") or {}
             entry["peak_host_bytes"] = max(entry["peak_host_bytes"], peak.get("host_bytes") or 0)
-            entry["peak_gpu_bytes"] = max(entry["peak_gpu_bytes"], peak.get("gpu_bytes") or 0,
-                                          peak.get("guest_gpu_bytes") or 0)
+            own, guest = peak.get("gpu_bytes") or 0, peak.get("guest_gpu_bytes") or 0
+            if max(own, guest) > max(entry["peak_gpu_bytes"], entry["peak_guest_gpu_bytes"]):
+                entry["peak_gpu_task"] = result.get("task")
+            entry["peak_gpu_bytes"] = max(entry["peak_gpu_bytes"], own)
+            entry["peak_guest_gpu_bytes"] = max(entry["peak_guest_gpu_bytes"], guest)
             if peak.get("io_bytes"):  # both processes' peaks at once: an upper bound of what it held
                 held = (peak.get("gpu_bytes") or 0) + (peak.get("guest_gpu_bytes") or 0)
                 entry["gpu_over_io"] = max(entry["gpu_over_io"], held / peak["io_bytes"])
@@ -46,6 +52,7 @@ def summarize(results: list) -> dict:
         out[job] = {"n": n, "wall_s": entry["wall_s"] / n, "lease_wait_s": entry["lease_wait_s"] / n,
                     "phases": {k: v / n for k, v in entry["phases"].most_common()},
                     "peak_host_bytes": entry["peak_host_bytes"], "peak_gpu_bytes": entry["peak_gpu_bytes"],
+                    "peak_guest_gpu_bytes": entry["peak_guest_gpu_bytes"], "peak_gpu_task": entry["peak_gpu_task"],
                     "gpu_over_io": entry["gpu_over_io"], "keval_over_io": entry["keval_over_io"]}
     return out
 
@@ -60,7 +67,10 @@ def largest_memory_ratios(results: list, most: int = 8) -> list:
         if io >= LARGE_IO_BYTES:
             held = peak.get("gpu_bytes") or 0
             rows.append((held / io, result.get("task", "?"), held / 2**20, io / 2**20))
-    return sorted(rows, reverse=True)[:most]
+    largest = {}  # each task once, at its largest ratio
+    for row in sorted(rows, reverse=True):
+        largest.setdefault(row[1], row)
+    return list(largest.values())[:most]
 
 
 def main(argv=None) -> int:
@@ -77,7 +87,8 @@ def main(argv=None) -> int:
         phases = ", ".join(f"{name} {seconds:.2f}" for name, seconds in entry["phases"].items())
         print(f"{job:10s} n={entry['n']:<4d} wall {entry['wall_s']:.2f} s, waited for the device "
               f"{entry['lease_wait_s']:.2f} s; phases: {phases}; largest peak: host "
-              f"{entry['peak_host_bytes'] / 2**20:.0f} MiB, GPU {entry['peak_gpu_bytes'] / 2**20:.0f} MiB"
+              f"{entry['peak_host_bytes'] / 2**20:.0f} MiB, GPU keval's {entry['peak_gpu_bytes'] / 2**20:.0f} MiB, "
+              f"the guest's {entry['peak_guest_gpu_bytes'] / 2**20:.0f} MiB (largest: {entry['peak_gpu_task']})"
               + (f"; GPU held over one call's inputs and outputs, at most {entry['gpu_over_io']:.2f}x"
                  if entry["gpu_over_io"] else "")
               + (f"; keval's own over calls of 64 MiB or more, at most {entry['keval_over_io']:.2f}x"

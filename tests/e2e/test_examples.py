@@ -124,12 +124,16 @@ def test_job_seconds_bounds_kevals_own_gpu_memory_by_large_calls_only():
             "gpu_bytes": gpu * mib, "guest_gpu_bytes": guest * mib, "io_bytes": io * mib}}}}
 
     job_seconds = load_job_seconds()
-    summary = job_seconds.summarize([result(300, 500, 128), result(40, 0, 1)])["candidate"]
+    summary = job_seconds.summarize([dict(result(300, 500, 128), task="x"), dict(result(40, 0, 1), task="y")])["candidate"]
     assert summary["keval_over_io"] == 300 / 128
     assert summary["gpu_over_io"] == 40.0  # both processes, every call
+    # each process's peak apart, and the task of the larger
+    assert (summary["peak_gpu_bytes"], summary["peak_guest_gpu_bytes"], summary["peak_gpu_task"]) == (300 * mib, 500 * mib, "x")
     rows = [dict(result(gpu, 0, io), task=task) for task, gpu, io in
-            [("a", 300, 128), ("b", 40, 1), ("c", 640, 64), ("d", 100, 100)]]
+            [("a", 300, 128), ("b", 40, 1), ("c", 640, 64), ("d", 100, 100), ("c", 320, 64)]]
+    # each task once, at its largest ratio
     assert job_seconds.largest_memory_ratios(rows, most=2) == [(10.0, "c", 640.0, 64.0), (300 / 128, "a", 300.0, 128.0)]
+    assert [row[1] for row in job_seconds.largest_memory_ratios(rows)] == ["c", "a", "d"]
 
 
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):
