@@ -180,8 +180,9 @@ class CandidateJob:
             violations = shared.guards.violations()
         finally:
             shared.close()
+        # a failed call needed its inputs too (a draw that runs out of room, say, counts)
+        peak_memory.note_call(shared.inputs, outputs or [])
         if outputs is not None:
-            peak_memory.note_call(shared.inputs, outputs)
             self.saver.save(saved, outputs)
         own, other = self.own_and_other(reply.get("kernels"))
         foreign = reply.get("foreign_output_types") if isinstance(reply.get("foreign_output_types"), list) else []

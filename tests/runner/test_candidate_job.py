@@ -139,6 +139,11 @@ def test_cpu_timing_uses_wall_clock_within_the_caps(runner, jobs):
     assert only(messages, "done")["peak_memory"]["io_bytes"] == 2 * 2 * 4000 + 4000
 
 
+def test_a_failed_calls_inputs_count_in_what_the_job_needed(runner, jobs):
+    messages = runner.run(jobs.candidate("raises", cases=[case(n=5000, seeds=[1])]))
+    assert of_type(messages, "error") and only(messages, "done")["peak_memory"]["io_bytes"] == 2 * 5000 * 4
+
+
 def test_no_timing_for_a_case_whose_call_failed(runner, jobs):
     settings = {"enabled": True, "warmup": 0, "min_samples": 2, "max_samples": 3, "max_seconds": 1.0}
     assert of_type(runner.run(jobs.candidate("raises", timing=settings)), "timing") == []
