@@ -121,8 +121,9 @@ def test_a_rerun_comes_back_to_the_warden_only_when_it_differs(runner, jobs):
         messages = runner.run(jobs.candidate("correct", determinism=True, timing=settings))
         assert only(messages, "determinism")["compared_by"] == "guest" and of_type(messages, "error") == []
         assert all(t["timed_output_mismatches"] == 0 for t in of_type(messages, "timing"))
-    differs = only(runner.run(jobs.candidate("nondeterministic", determinism=True)), "determinism")
-    assert differs["compared_by"] == "warden" and differs["same"] is False
+    for name in ("nondeterministic", "no_outputs_on_rerun"):
+        differs = only(runner.run(jobs.candidate(name, cases=[case(seeds=[1])], determinism=True)), "determinism")
+        assert differs["compared_by"] == "warden" and differs["same"] is False, name
 
 
 def test_cpu_timing_uses_wall_clock_within_the_caps(runner, jobs):
