@@ -80,11 +80,14 @@ def to_device(value, device: torch.device, fresh: bool = False):
 # Bounded; least recently used sets go first.
 _MEMO = collections.OrderedDict()
 _MEMO_LIMIT_BYTES = 8 * 1024**3
-# The most the memo keeps of sets drawn on a GPU, all of them together; a larger set is drawn
-# again for every build (milliseconds there). Kept per set, a KernelBench job's 2 x 6 GiB sets
-# doubled its device memory, and four evaluations at once on one H200 ran it out of memory; kept
-# per set below this, a job's three seeds and their rotation sets held several times the memory
-# one call needs.
+# The most the memo keeps of sets drawn on a GPU, all of them together, and only of one case (the
+# latest drawn); a larger set is drawn again for every build (milliseconds there). Kept per set, a
+# KernelBench job's 2 x 6 GiB sets doubled its device memory, and four evaluations at once on one
+# H200 ran it out of memory; kept per set below this, a job's three seeds and their rotation sets
+# held several times the memory one call needs; kept across cases, the earlier cases' sets sat
+# beside the largest case's (w8a16_matmul's candidate job: 426 MiB of GPU for a call of 80 MiB,
+# by the sets' sizes up to 224 MiB of it the memo). A job works through its cases in turn, so a
+# case's sets are wanted again (the determinism re-run, the rotation sets) while it is the latest.
 _DEVICE_MEMO_LIMIT_BYTES = 256 * 1024**2
 TASK_KEY = "_keval_task_key"  # set on make_inputs by tag_task: equal in the zygote and its jobs
 
@@ -123,6 +126,11 @@ def _draw(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     return args
 
 
+def _case_of(key: tuple) -> tuple:
+    """A memo key without its seed: the task, case, params, dtype and draw device."""
+    return key[:4] + key[5:]
+
+
 def _on_gpu(args) -> bool:
     return any(t.device.type != "cpu" for t in tensors_in(args))
 
@@ -131,6 +139,9 @@ def _remember(key: tuple, args: tuple) -> None:
     _MEMO[key] = args
     while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
         _MEMO.popitem(last=False)
+    if _on_gpu(args):  # the device keeps sets of this case alone
+        for other in [k for k, a in _MEMO.items() if _case_of(k) != _case_of(key) and _on_gpu(a)]:
+            del _MEMO[other]
     on_device = [k for k, a in _MEMO.items() if k != key and _on_gpu(a)]  # least recent first
     budget = _DEVICE_MEMO_LIMIT_BYTES - (_bytes_of(args) if _on_gpu(args) else 0)
     held = sum(_bytes_of(_MEMO[k]) for k in on_device)

@@ -284,6 +284,28 @@ def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them
     assert sum(inputs._bytes_of(a) for a in kept) <= 3 * 400
 
 
+def test_the_memo_keeps_device_sets_of_the_latest_case_only_and_host_sets_of_every_case():
+    from keval_runner import inputs
+
+    drawn = []
+
+    def make_inputs(case, dtype, seed):
+        drawn.append((case["name"], seed))
+        return (torch.empty(100, dtype=dtype),)  # on the default device: meta or the CPU
+
+    first, second = ({"name": name, "params": {}, "dtype": "float32"} for name in ("case_a", "case_b"))
+    for device in ("meta", "cpu"):
+        drawn.clear()
+        for case in (first, second, first):
+            for seed in (1, 2):
+                inputs.build_inputs(make_inputs, case, seed, torch.device(device), on_device=True)
+                inputs.build_inputs(make_inputs, case, seed, torch.device(device), on_device=True)  # kept
+        expected = [("case_a", 1), ("case_a", 2), ("case_b", 1), ("case_b", 2)]
+        assert drawn == (expected + expected[:2] if device == "meta" else expected), device
+    held = {k[1] for k, a in inputs._MEMO.items() if inputs._on_gpu(a) and k[1] in ("case_a", "case_b")}
+    assert held == {"case_a"}
+
+
 def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies():
     from keval_runner.inputs import build_inputs
 
