@@ -24,7 +24,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--device", options->device, "auto, cpu (Triton interpreter) or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--tasks", options->tasks_glob, "only tasks matching this glob");
-  cmd->add_option("--jobs", options->jobs, "worker slots per GPU, or on the CPU (default: on CUDA half the CPU cores per GPU, 2 to 8; on the CPU 2)")
+  cmd->add_option("--jobs", options->jobs, kJobsHelp)
       ->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")
       ->delimiter(',');

@@ -62,7 +62,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--batch-wait", service->gather_s, "seconds an idle server waits after a request for others to batch with it (default 0.25)")
       ->check(CLI::Range(0.0, 60.0));
   cmd->add_option("--http-threads", http->threads, "connections served at once (default 128)")->check(CLI::Range(4, 4096));
-  cmd->add_option("--jobs", run->jobs, "worker slots per GPU, or on the CPU (default: on CUDA half the CPU cores per GPU, 2 to 8; on the CPU 2)")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs", run->jobs, kJobsHelp)->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", run->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
   cmd->add_option("--timeout", run->timeout_s, "seconds per job, over the preset's")->check(CLI::Range(1, 86400));

@@ -36,7 +36,7 @@ void add_sweep_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--tasks", options->tasks_glob, "only tasks matching these globs (comma-separated)");
   cmd->add_option("--device", options->device, "auto, cpu (Triton interpreter) or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-  cmd->add_option("--jobs", options->jobs, "worker slots per GPU, or on the CPU (default: on CUDA half the CPU cores per GPU, 2 to 8; on the CPU 2)")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs", options->jobs, kJobsHelp)->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--golden-from", options->golden_from, "reuse golden timings recorded by `keval golden record`");
   add_timing_limit_options(cmd, options.get());

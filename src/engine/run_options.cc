@@ -26,11 +26,12 @@ RunnerConfig runner_config(const RunOptions& options) {
   return config;
 }
 
-int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gpus) {
+int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gpus, int64_t gpu_memory_bytes) {
   if (jobs > 0) return jobs;
   if (device != "cuda") return 2;
-  const int half = static_cast<int>(cores / 2 / std::max<size_t>(1, gpus));
-  return std::clamp(half, 2, 8);
+  int most = static_cast<int>(cores / 2 / std::max<size_t>(1, gpus));
+  if (gpu_memory_bytes > 0) most = std::min<int64_t>(most, gpu_memory_bytes / kSlotGpuBytes);
+  return std::clamp(most, 2, 8);
 }
 
 int slots_per_gpu_guess(const RunOptions& options) {

@@ -1,6 +1,7 @@
 #pragma once
 // What a run was asked for (keval run, validate, sweep, golden record, serve's batches), and
 // what that means for the runner processes and for how submissions are evaluated.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -46,8 +47,16 @@ RunnerConfig runner_config(const RunOptions& options);
 // Worker slots per GPU: --jobs, else on CUDA half the CPU cores shared among the GPUs, from 2
 // to 8 (a timing job that waits for a core reads host times its kernels did not take, and
 // the hidden-work check then sees work that is not there; 8 slots on the H200's 16 cores
-// judged the demo and the hostile suite as expected), on the CPU 2.
-int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gpus);
+// judged the demo and the hostile suite as expected), and at most one per kSlotGpuBytes of the
+// GPU's memory when it is known (gpu_memory_bytes > 0); on the CPU 2.
+int slots_per_gpu(int jobs, const std::string& device, unsigned cores, size_t gpus, int64_t gpu_memory_bytes = 0);
+// GPU memory per default slot: KernelBenchX's largest calls hold about 12 GiB, and a job out of
+// memory beside the others is run again alone, slowing the run (24 GiB GPUs get 2 slots).
+inline constexpr int64_t kSlotGpuBytes = int64_t{12} << 30;
+// The --jobs help of the commands that start slots.
+inline constexpr const char* kJobsHelp =
+    "worker slots per GPU, or on the CPU (default: on CUDA half the CPU cores per GPU, 2 to 8, "
+    "at most one per 12 GiB of GPU memory; on the CPU 2)";
 // Before the probe: "auto" taken for CUDA, one GPU, this machine's cores.
 int slots_per_gpu_guess(const RunOptions& options);
 

@@ -56,5 +56,15 @@ TEST(SlotsPerGpuTest, JobsWinElseHalfTheCoresPerGpuFromTwoToEightOnCudaAndTwoOnT
   EXPECT_EQ(slots_per_gpu(0, "cpu", 64, 1), 2);
 }
 
+TEST(SlotsPerGpuTest, AtMostOneDefaultSlotPerTwelveGibOfGpuMemory) {
+  const int64_t gib = int64_t{1} << 30;
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1, 141 * gib), 8);  // the H200
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1, 80 * gib), 6);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1, 24 * gib), 2);
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1, 8 * gib), 2);    // never below two
+  EXPECT_EQ(slots_per_gpu(0, "cuda", 8, 1, 141 * gib), 4);   // the cores still bound it
+  EXPECT_EQ(slots_per_gpu(3, "cuda", 16, 1, 8 * gib), 3);    // --jobs wins
+}
+
 }  // namespace
 }  // namespace keval
