@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "judge/harness_spread.h"
 #include "stats/bootstrap.h"
 #include "stats/speedup_stats.h"
 #include "stats/summary_stats.h"
+#include "stats/systematic_interval.h"
 
 namespace keval {
 namespace {
@@ -131,7 +133,9 @@ void fill_case_results(SubmissionResult& result, const Task& task, const Evaluat
     ref_times.push_back(*c.ref_time_ms);
     if (!passed) continue;
     c.speedup = *c.ref_time_ms / *c.time_ms;
-    Interval ci = bootstrap_ratio_ci(ref_samples, samples);
+    // the samples' spread and the harness's own (judge/harness_spread.h)
+    Interval ci = with_systematic_error(*c.speedup, bootstrap_ratio_ci(ref_samples, samples),
+                                        harness_spread(result.timing_method, *c.ref_time_ms));
     c.speedup_ci_low = ci.low;
     c.speedup_ci_high = ci.high;
     speedups.push_back(*c.speedup);

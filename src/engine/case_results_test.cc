@@ -36,6 +36,31 @@ TEST(CaseResults, EfficiencyUsesTheTasksComputeRateWhenItNamesOne) {
   EXPECT_NEAR(efficiency(task), tflops / 50, 1e-9);
 }
 
+// The same 5 us on both sides: the samples alone give an interval of 1.00x itself; the
+// harness's own spread at that time on a GPU (judge/harness_spread.h) widens it to 7% a side.
+TEST(CaseResults, ASpeedupsIntervalHoldsTheHarnesssSpreadOnTheGpuOnly) {
+  Task task;
+  task.name = "t";
+  auto interval = [&](const std::string& method) {
+    EvaluationFacts facts;
+    facts.timing = JobOutcome{};
+    for (const char* who : {"candidate", "golden"}) {
+      facts.timing->messages.push_back({{"type", "timing"}, {"who", who}, {"case", "small"}, {"dtype", "float32"},
+                                        {"method", method}, {"samples_ms", {0.005, 0.005, 0.005}}});
+    }
+    SubmissionResult result;
+    fill_case_results(result, task, facts, "golden", /*on_gpu=*/true, nullptr);
+    const CaseResult& c = result.cases.at(0);
+    return std::make_pair(c.speedup_ci_low.value_or(-1), c.speedup_ci_high.value_or(-1));
+  };
+  const auto [gpu_low, gpu_high] = interval("cuda_event_cold_l2");
+  EXPECT_NEAR(gpu_low, 1 / 1.07, 1e-9);
+  EXPECT_NEAR(gpu_high, 1.07, 1e-9);
+  const auto [cpu_low, cpu_high] = interval("wall_clock");
+  EXPECT_DOUBLE_EQ(cpu_low, 1.0);
+  EXPECT_DOUBLE_EQ(cpu_high, 1.0);
+}
+
 // Elements the reference leaves undefined: summed over a call's outputs, the worst seed kept.
 TEST(CaseResults, ReferenceUndefinedIsTheWorstSeedsCountOverOutputs) {
   Task task;

@@ -1,0 +1,21 @@
+#pragma once
+
+// How far apart keval's timing can read one kernel on its two sides, beyond what a case's
+// samples show: the half-width of a 95% interval of an A/A ratio (the same code as candidate
+// and as baseline), by the baseline's median time. Measured on the H200 with CUDA events
+// (docs/gpu-validation.md, session 20: KernelBenchX a* to c*, 282 cases, A/A):
+//   under 10 us  p95 |ratio - 1| 6.78%     10-50 us  5.11%
+//   50-500 us    1.20%                     0.5 ms or more  1.07%
+// (bitwise_and_binomial, whose calls wait for the GPU inside, left out: 31% and 1.9% off).
+// A speedup's reported interval adds it to its bootstrap interval: with the bootstrap alone,
+// 41% of those A/A cases had an interval without 1.00x; with both, 5%.
+
+#include <string>
+
+namespace keval {
+
+// The relative half-width for a case timed with `timing_method` whose baseline's median took
+// `baseline_ms`; 0 where it was not measured (wall-clock timing on the CPU).
+double harness_spread(const std::string& timing_method, double baseline_ms);
+
+}  // namespace keval
