@@ -1,8 +1,8 @@
 """A/A: the baseline implementation submitted as the candidate and timed against itself.
 
 Any ratio away from 1.00x is bias or noise of the harness, never of the code. Prints the
-per-case ratios' distribution (median, p95 and worst of |ratio - 1|), each task's median, and
-the spread in bands of the baseline's time.
+per-case ratios' distribution (median, p95 and worst of |ratio - 1|), each task's median, the
+spread in bands of the baseline's time, and how many speedup intervals hold 1.00x.
 
     python bench/aa_bias.py --suite suites/keval --tasks 'vector_add,relu' --device cuda --out DIR
     python bench/aa_bias.py --suite kernelbenchx:CHECKOUT:any-code --device cuda --out DIR
@@ -95,6 +95,30 @@ def report_by_time(results_path: pathlib.Path) -> None:
         low = high
 
 
+def interval_coverage(results_path: pathlib.Path) -> tuple:
+    """(held, cases): how many passing cases' speedup intervals hold 1.00x. In an A/A run the
+    true ratio is 1: a 95% interval that holds it far less often than 95% of the time claims a
+    precision the harness does not have."""
+    held = cases = 0
+    for line in results_path.read_text().splitlines():
+        result = json.loads(line)
+        if result.get("verdict") != "pass":
+            continue
+        for case in result.get("cases") or []:
+            interval = case.get("speedup_ci")
+            if isinstance(interval, list) and len(interval) == 2:
+                cases += 1
+                held += interval[0] <= 1.0 <= interval[1]
+    return held, cases
+
+
+def report_interval_coverage(results_path: pathlib.Path) -> None:
+    held, cases = interval_coverage(results_path)
+    if cases:
+        print(f"speedup intervals holding 1.00x: {held} of {cases} ({held / cases:.1%}; "
+              f"a 95% interval should hold it in about 95%)")
+
+
 def run_command(args, out: pathlib.Path) -> list:
     """The keval command of an A/A run of args.suite into out."""
     limits = []
@@ -140,6 +164,7 @@ def main(argv=None) -> int:
         return 1
     summary = report(ratios(results))
     report_by_time(results)
+    report_interval_coverage(results)
     if args.bound is not None:
         if not summary or abs(summary["median"] - 1) > args.bound:
             print(f"aa_bias: median off 1.00x by more than {args.bound:.0%}", file=sys.stderr)

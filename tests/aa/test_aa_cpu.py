@@ -58,3 +58,15 @@ def test_glue_on_the_candidate_side_only_fails_the_check(tmp_path):
     proc = aa_bias("--from", out, "--bound", BOUND)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "median off 1.00x by more than 25%" in proc.stderr
+
+
+def test_interval_coverage_counts_the_passing_cases_whose_interval_holds_one(tmp_path):
+    sys.path.insert(0, str(REPO / "bench"))
+    import aa_bias as bench
+
+    results = tmp_path / "results.jsonl"
+    rows = [{"verdict": "pass", "cases": [{"speedup_ci": [0.98, 1.03]}, {"speedup_ci": [1.01, 1.05]}]},
+            {"verdict": "pass", "cases": [{"speedup_ci": None}, {"speedup_ci": [0.9, 1.0]}]},
+            {"verdict": "mismatch", "cases": [{"speedup_ci": [0.5, 2.0]}]}]
+    results.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert bench.interval_coverage(results) == (2, 3)
