@@ -72,6 +72,12 @@ def rotation_buffers(set_bytes: int, limit: int):
     return 1 if set_bytes >= limit else None
 
 
+def rotation_bytes(set_sizes: list, buffers) -> int:
+    """What one contender's InputRotation holds: every set, and a copy of each set that keeps
+    buffers of its own (`buffers` as rotation_buffers gives it: None for all)."""
+    return sum(set_sizes) + sum(set_sizes[:buffers or len(set_sizes)])
+
+
 def input_bytes(args) -> int:
     return sum(t.numel() * t.element_size() for t in tensors_in(args))
 

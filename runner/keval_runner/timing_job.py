@@ -30,7 +30,7 @@ from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
 from .loading import find_entry, load_module
 from .phases import phase
-from .rotation import InputRotation, input_bytes
+from .rotation import InputRotation, input_bytes, rotation_bytes
 from .task_files import load_reference_module
 
 
@@ -122,9 +122,7 @@ class TimingJob(CandidateJob):
         for name, fn in baselines:
             rotation = InputRotation(fn, self.rotation_sets(case, seeds), {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))
-        # what it holds on the device: every contender's sets and the saved contents of its buffers
-        sizes = [input_bytes(args) for args in sets]
-        held = len(contenders) * (sum(sizes) + sum(sizes[:buffers or len(sizes)]))
+        held = len(contenders) * rotation_bytes([input_bytes(args) for args in sets], buffers)
         return PreparedCase(case, seeds[0], candidate, contenders, held, first_outputs)
 
     def measure_batch(self, batch: list) -> None:

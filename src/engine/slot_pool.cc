@@ -18,9 +18,9 @@ SlotPool::SlotPool(std::unique_ptr<WorkerSlot> first, const RunOptions& options,
   // the hidden-work check takes for work outside the timed stream (seen on the H200 at 20
   // slots on 16 cores).
   const unsigned cores = std::thread::hardware_concurrency();
-  const nlohmann::json& memory = probe.contains("gpu_memory_bytes") ? probe["gpu_memory_bytes"] : nlohmann::json();
-  const int per_gpu = slots_per_gpu(options.jobs, device, cores, gpus_.size(),
-                                    memory.is_number_integer() ? memory.get<int64_t>() : 0);
+  const auto memory = probe.find("gpu_memory_bytes");  // null without CUDA
+  const int64_t gpu_memory = memory != probe.end() && memory->is_number_integer() ? memory->get<int64_t>() : 0;
+  const int per_gpu = slots_per_gpu(options.jobs, device, cores, gpus_.size(), gpu_memory);
   const size_t most = static_cast<size_t>(per_gpu) * gpus_.size();
   const int wanted = static_cast<int>(std::max<size_t>(1, std::min(most, work_items)));
   if (device == "cuda" && cores > 0 && static_cast<unsigned>(wanted) >= cores) {
