@@ -28,7 +28,7 @@ from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
 from .phases import phase
-from .rotation import MAX_SETS, derived_seeds, input_bytes, input_leads, one_buffer_bytes, rotation_buffers
+from .rotation import MAX_SETS, derived_seeds, input_bytes, one_buffer_bytes, rotation_buffers
 from .sealed_outputs import open_sealed_outputs
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
@@ -37,9 +37,9 @@ from .task_files import load_reference_module
 class SharedCall:
     """One call's arguments in memory the guest maps, with the warden's checks around them."""
 
-    def __init__(self, args, guard_bytes: int, leads=None):
+    def __init__(self, args, guard_bytes: int):
         self.buffers = []
-        self.guards = checks.GuardBands(args, guard_bytes, allocate=shared_allocator(self.buffers), leads=leads)
+        self.guards = checks.GuardBands(args, guard_bytes, allocate=shared_allocator(self.buffers))
         self.args = self.guards.args
         self.inputs = tensors_in(self.args)
         self.fields, self.fds = describe_args(self.args, self.buffers)
@@ -232,19 +232,13 @@ class CandidateJob:
         instead, each set shared as soon as it is drawn from the memo's own (read-only) inputs,
         so no copy of it is made on the device but the shared one."""
         sets, sizes = [], []  # sizes: each set's input bytes
-        placed_below = one_buffer_bytes(self.device, self.request)
 
         def add(seed) -> bool:
             args = self._inputs(case, seed, read_only=share)
             if args is None:
                 return False
             sizes.append(input_bytes(args))
-            # each set of every contender at a place of its own (rotation.input_leads)
-            leads = input_leads(seed) if sizes[-1] < placed_below else None
-            if share:
-                sets.append((seed, SharedCall(args, 0, leads)))
-            else:
-                sets.append((seed, args if leads is None else checks.GuardBands(args, 0, leads=leads).args))
+            sets.append((seed, SharedCall(args, 0) if share else args))
             return True
 
         try:

@@ -94,15 +94,14 @@ def storage_span(t: torch.Tensor) -> torch.Tensor:
 class Guarded:
     """One input placed between guard bands; `tensor` has the input's shape, strides and dtype."""
 
-    def __init__(self, t: torch.Tensor, guard_bytes: int, finite: bool = False, allocate=None, lead_bytes: int = 0):
+    def __init__(self, t: torch.Tensor, guard_bytes: int, finite: bool = False, allocate=None):
         self.guard = guard_size(guard_bytes)
         span = _span_elements(t)
         data_bytes = span * t.element_size()
         total = self.guard * 2 + data_bytes
         allocate = allocate or _plain_allocation
-        lead = guard_size(lead_bytes)  # bytes left unused before the first guard
-        raw = allocate(total + GUARD_ALIGN + lead, t.device)
-        shift = (-raw.data_ptr()) % GUARD_ALIGN + lead  # the data starts 256-byte aligned (as cudaMalloc's)
+        raw = allocate(total + GUARD_ALIGN, t.device)
+        shift = (-raw.data_ptr()) % GUARD_ALIGN  # the data starts 256-byte aligned (as cudaMalloc's)
         self.buffer = raw[shift: shift + total]
         self.canary = canary_bytes(t.dtype, self.guard, finite).to(t.device)
         self.buffer[: self.guard].copy_(self.canary)
@@ -130,14 +129,13 @@ class Guarded:
 
 class GuardBands:
     """The guarded copies of one call's inputs; `allocate(nbytes, device)` gives each buffer
-    (default: torch.empty; the warden's puts them where the guest can map them). `leads`: an
-    iterator of the bytes left unused before each input's buffer (None: none)."""
+    (default: torch.empty; the warden's puts them where the guest can map them)."""
 
-    def __init__(self, args, guard_bytes: int, finite: bool = False, allocate=None, leads=None):
+    def __init__(self, args, guard_bytes: int, finite: bool = False, allocate=None):
         self.guarded = []
 
         def place(t):
-            g = Guarded(t, guard_bytes, finite, allocate, next(leads) if leads is not None else 0)
+            g = Guarded(t, guard_bytes, finite, allocate)
             self.guarded.append(g)
             return g.tensor
 

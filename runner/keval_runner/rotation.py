@@ -15,8 +15,6 @@ that way, more than an H200 has. The L2 flush before each sample keeps the cache
 way; placement matters to kernels of a few µs, whose inputs are small.
 """
 
-import random
-
 import torch
 
 from .checks import map_tensors, storage_span
@@ -27,8 +25,6 @@ from .timing import FALLBACK_L2_BYTES, l2_bytes
 
 MAX_SETS = 16
 DERIVED_SEED_STEP = 0x9E3779B1
-PLACEMENT_SPAN = 2 << 20
-PLACEMENT_SEED_STEP = 0x85EBCA6B
 
 
 def derived_seeds(seeds: list, count: int) -> list:
@@ -43,18 +39,6 @@ def derived_seeds(seeds: list, count: int) -> list:
             taken.add(seed)
             out.append(seed)
     return out
-
-
-def input_leads(seed: int):
-    """The bytes left unused before each input of a small set (below `one_buffer_bytes`),
-    drawn from the set's seed (512-byte steps below 2 MiB, the driver's granule), so each set
-    of every contender lies at its own place in a page: on the H200 a kernel of a few µs reads
-    up to 8% apart by where its buffers lie, and the guest's shared buffers would each start a
-    granule, its sets all at one offset, while the caching allocator places a baseline's sets
-    anywhere."""
-    draw = random.Random(seed * PLACEMENT_SEED_STEP + 1)
-    while True:
-        yield draw.randrange(0, PLACEMENT_SPAN, 512)
 
 
 def one_buffer_bytes(device: torch.device, request: dict) -> int:

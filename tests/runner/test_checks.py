@@ -229,27 +229,6 @@ def test_rotation_keeps_a_buffer_per_set_when_the_layouts_differ():
     assert rotation.prepare(1)().shape == (2, 2)
 
 
-def test_input_leads_are_drawn_from_the_seed_in_512_byte_steps_below_2_mib():
-    from keval_runner.rotation import input_leads
-
-    first = [next(leads) for leads in [input_leads(7)] for _ in range(50)]
-    again = [next(leads) for leads in [input_leads(7)] for _ in range(50)]
-    other = [next(leads) for leads in [input_leads(8)] for _ in range(50)]
-    assert first == again and first != other
-    assert all(lead % 512 == 0 and 0 <= lead < 2 << 20 for lead in first) and len(set(first)) > 40
-
-
-def test_guard_bands_leave_each_inputs_lead_unused_before_it():
-    x, y = torch.arange(6.0).reshape(2, 3).t(), torch.ones(5)
-    bands = checks.GuardBands((x, [y], 3), 0, leads=iter([1024, 4096]))
-    placed_x, placed_y = bands.args[0], bands.args[1][0]
-    assert torch.equal(placed_x, x) and placed_x.stride() == x.stride() and torch.equal(placed_y, y)
-    for g, lead in zip(bands.guarded, (1024, 4096)):
-        raw_start = g.buffer.untyped_storage().data_ptr()
-        assert g.tensor.data_ptr() - raw_start - lead in range(0, 256)
-    assert bands.args[2] == 3 and bands.violations() == []
-
-
 def test_one_buffer_from_the_requests_size_or_twice_the_cache():
     from keval_runner.rotation import one_buffer_bytes, rotation_buffers
     from keval_runner.timing import FALLBACK_L2_BYTES
