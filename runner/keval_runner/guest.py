@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from . import checks, device_sharing, kernel_profile, kernel_tracking, peak_memory
+from . import checks, cpu_pinning, device_sharing, kernel_profile, kernel_tracking, peak_memory
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .errors import DeviceError, describe
 from .guest_channel import Channel, ChannelError
@@ -52,7 +52,8 @@ class Guest:
         self.sampler = None
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
-                         "drop": self.drop, "peak_memory": self.peak_memory}
+                         "drop": self.drop, "peak_memory": self.peak_memory, "pin": self.pin}
+        self.own_cpus = os.sched_getaffinity(0)  # what `pin` with no cpus puts back
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -226,6 +227,18 @@ class Guest:
         self.kept.pop(header.get("key"), None)
         for mapped in self.imports.pop(header.get("key"), []):
             mapped.close()
+        self.reply({"ok": True})
+
+    def pin(self, header, fds) -> None:
+        """This thread on the warden's core while they take turns measuring (cpu_pinning.py);
+        `cpus` absent: back to the cores it had."""
+        cpus = header.get("cpus")
+        try:
+            cpu_pinning.pin(self.own_cpus if cpus is None else [int(c) for c in cpus])
+        except (OSError, TypeError, ValueError) as exc:
+            self.reply({"ok": False, "error": {"error_kind": "Pin", "error_class": type(exc).__name__,
+                                               "message": clip(str(exc)), "line": None}})
+            return
         self.reply({"ok": True})
 
     def warm_up(self, header, fds) -> None:

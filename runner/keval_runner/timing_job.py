@@ -12,14 +12,15 @@ from its first (else the kernels did not do the work).
 Cases are prepared one after another while the job shares the device (first outputs, input
 sets), then measured together in one stretch with the device alone (`device_gate.alone`), in
 batches of at most BATCH_BYTES held on the device: each stretch makes the other slots' jobs
-pause, so one per job rather than one per case and dtype.
+pause, so one per job rather than one per case and dtype. The warden and the guest measure on
+one CPU core (cpu_pinning.py).
 """
 
 import os
 
 import torch
 
-from . import device_gate
+from . import cpu_pinning, device_gate
 from .candidate_job import CandidateJob, SharedCall
 from .compare import tensors_identical
 from .errors import describe
@@ -130,7 +131,7 @@ class TimingJob(CandidateJob):
         other slots' jobs instead of one per case), then reported."""
         settings = self.request.get("timing") or {}
         failed = set()
-        with device_gate.alone(self.request, self.writer):
+        with device_gate.alone(self.request, self.writer), cpu_pinning.one_core(self.pin_guest):
             for index, prepared in enumerate(batch):
                 where = self._where(prepared.case, prepared.seed)
                 try:
@@ -153,6 +154,11 @@ class TimingJob(CandidateJob):
         for prepared in batch:
             prepared.release()
             self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
+
+    def pin_guest(self, cpus) -> bool:
+        """The guest's measuring thread on `cpus` (None: back to its own); whether it did."""
+        reply, _, _ = self.ask({"op": "pin", "cpus": cpus}, stage="timing")
+        return reply.get("ok") is True
 
     def ablate(self, prepared) -> None:
         """One call with the submission's own kernels suppressed (memory poisoned first): outputs

@@ -279,11 +279,11 @@ def test_kernel_profile_summary_marks_own_kernels():
     assert summarize([], [])["own_share"] is None
 
 
-def timing_job(jobs, cases, **extra) -> dict:
-    """A timing job of the `correct` candidate against the golden, its device gate already open."""
+def timing_job(jobs, cases, candidate="correct", **extra) -> dict:
+    """A timing job of a candidate against the golden, its device gate already open."""
     import os
 
-    request = jobs.candidate("correct", cases=cases, timing=TIMING)
+    request = jobs.candidate(candidate, cases=cases, timing=TIMING)
     request.update(kind="timing", device_gate=True,
                    baselines=[{"name": "golden", "code_file": os.path.join(request["task_dir"], "golden.py")}], **extra)
     os.makedirs(request["work_dir"], exist_ok=True)
@@ -312,6 +312,35 @@ def test_a_timing_job_with_one_buffer_per_contender_checks_every_timed_output(ru
     candidate = timings["candidate"]
     assert candidate["input_sets"] == 2 and candidate["timed_output_checks"] >= 2
     assert candidate["timed_output_mismatches"] == 0
+
+
+def test_the_guest_measures_on_one_core(runner, jobs):
+    import os
+
+    assert len(os.sched_getaffinity(0)) >= 2, "the check needs a machine of two cores or more"
+    messages = runner.run(timing_job(jobs, [case(seeds=[1])], candidate="reports_one_core", checks=all_checks()))
+    candidate = [t for t in of_type(messages, "timing") if t["who"] == "candidate"][0]
+    assert of_type(messages, "error") == [] and candidate["timed_output_checks"] >= 1
+    # its timed outputs (pinned) differ from its first ones (free): it was pinned while measured
+    assert candidate["timed_output_mismatches"] == candidate["timed_output_checks"]
+
+
+def test_one_core_pins_the_warden_and_the_guest_together_then_frees_both():
+    import os
+
+    from keval_runner import cpu_pinning
+
+    before, asked = os.sched_getaffinity(0), []
+
+    def pin_guest(cpus):
+        asked.append(cpus)
+        return True
+    with cpu_pinning.one_core(pin_guest):
+        inside = os.sched_getaffinity(0)
+    assert len(inside) == 1 and asked == [sorted(inside), None] and os.sched_getaffinity(0) == before
+    with cpu_pinning.one_core(lambda cpus: False):  # a guest that cannot follow: both stay free
+        assert os.sched_getaffinity(0) == before
+    assert cpu_pinning.current_cpu() in before
 
 
 def test_a_guarded_parameter_stays_a_leaf_with_its_gradient():
