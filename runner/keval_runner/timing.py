@@ -16,7 +16,7 @@ import time
 import torch
 
 from .request_check import timing_setting
-from .sample_stats import relative_stdev
+from .sample_stats import median, relative_stdev
 
 # The clock, bound at import (in the zygote): a candidate replacing time.perf_counter does not
 # reach the samples (and the tampering check names the replacement).
@@ -25,6 +25,7 @@ _Event = torch.cuda.Event
 _synchronize = torch.cuda.synchronize
 
 FALLBACK_L2_BYTES = 64 * 1024 * 1024
+MEDIAN_ERROR_FACTOR = math.sqrt(math.pi / 2)  # the median's standard error over the mean's
 
 
 def stop_reason(samples: list, elapsed_s: float, settings: dict):
@@ -35,11 +36,14 @@ def stop_reason(samples: list, elapsed_s: float, settings: dict):
     and at most target_rel_stdev * sqrt(n / min_samples) after n samples. The median's standard
     error falls as 1/sqrt(n), so that bound keeps it at what min_samples samples at the target
     give: a kernel whose samples spread 0.6% is as well measured at 14 samples as one at 0.5%
-    at 10, where a fixed bound ran it to the time cap (most of the H200's timed cases)."""
+    at 10, where a fixed bound ran it to the time cap (most of the H200's timed cases). Or at
+    most spread_target's bound, where the harness's own spread makes more samples pointless."""
     n = len(samples)
     least = int(timing_setting(settings, "min_samples"))
     enough = n >= least
     target = float(timing_setting(settings, "target_rel_stdev")) * math.sqrt(n / max(1, least))
+    if enough and n:
+        target = max(target, spread_target(median(samples), n, settings))
     if (enough and elapsed_s >= float(timing_setting(settings, "min_seconds"))
             and relative_stdev(samples) <= target):
         return "converged"
@@ -48,6 +52,18 @@ def stop_reason(samples: list, elapsed_s: float, settings: dict):
     if n >= int(timing_setting(settings, "max_samples")):
         return "sample_cap"
     return None
+
+
+def spread_target(median_ms: float, n: int, settings: dict) -> float:
+    """The stdev over the mean at which the median's standard error (about 1.2533 stdev /
+    sqrt(n) for samples near normal) is `spread_share` of the harness's spread at `median_ms`
+    (the request's `spread_bands`, src/judge/harness_spread.h); 0 when off."""
+    share = float(timing_setting(settings, "spread_share"))
+    spread = 0.0
+    for from_ms, band_spread in timing_setting(settings, "spread_bands"):
+        if median_ms >= from_ms:
+            spread = band_spread
+    return share * spread * math.sqrt(n) / MEDIAN_ERROR_FACTOR
 
 
 def check_interval(settings: dict) -> int:

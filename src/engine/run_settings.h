@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "judge/harness_spread.h"
+
 namespace keval {
 
 struct TimingSettings {
@@ -25,18 +27,30 @@ struct TimingSettings {
   // The spin kernel before each CUDA sample's start event, so the host's launch latency stays
   // out of the sample (runner/keval_runner/launch_cover.py); 0: none.
   double launch_cover_us = 200;
+  // Sampling also stops as converged once the median's standard error is at most this share of
+  // the harness's own spread at the contender's median time (judge/harness_spread.h): a
+  // speedup's interval adds that spread, so more samples would narrow it by at most
+  // sqrt(1 + share^2) - 1 (1.1% at 0.15). On the H200 kernels of a few us ran to the time cap
+  // (80 samples a side) for a standard error under 0.2% beside a 5-7% spread. At 0.15 only
+  // the bands under 50 us move: above, the target_rel_stdev rule is the stricter. 0: off.
+  double spread_share = 0.15;
 
   nlohmann::json to_json() const {
+    nlohmann::json bands = nlohmann::json::array();
+    for (const SpreadBand& band : cuda_event_spread_bands()) bands.push_back({band.from_ms, band.spread});
     return {{"enabled", enabled}, {"warmup", warmup}, {"min_samples", min_samples},
             {"max_samples", max_samples}, {"max_seconds", max_seconds},
             {"target_rel_stdev", target_rel_stdev}, {"min_seconds", min_seconds},
-            {"low_clock_fraction", low_clock_fraction}, {"launch_cover_us", launch_cover_us}};
+            {"low_clock_fraction", low_clock_fraction}, {"launch_cover_us", launch_cover_us},
+            {"spread_share", spread_share}, {"spread_bands", spread_share > 0 ? bands : nlohmann::json::array()}};
   }
   // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
-  // samples, so a CPU run stays quick.
+  // samples, so a CPU run stays quick; wall-clock timing has no measured spread.
   static TimingSettings for_device(const std::string& device) {
     if (device == "cuda") return {};
-    return {true, 0, 2, 3, 0.2};
+    TimingSettings cpu{true, 0, 2, 3, 0.2};
+    cpu.spread_share = 0;
+    return cpu;
   }
 };
 

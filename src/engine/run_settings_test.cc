@@ -45,6 +45,19 @@ TEST(TimingSettingsTest, StoppingFiguresAreTheRunnersDefaults) {
   EXPECT_DOUBLE_EQ(sent["min_seconds"].get<double>(), 0);
 }
 
+TEST(TimingSettingsTest, TheGpuSamplesTillTheHarnessSpreadOutweighsThemTheCpuDoesNot) {
+  const json cuda = TimingSettings::for_device("cuda").to_json();
+  EXPECT_DOUBLE_EQ(cuda["spread_share"].get<double>(), 0.15);
+  ASSERT_EQ(cuda["spread_bands"].size(), cuda_event_spread_bands().size());
+  for (const json& band : cuda["spread_bands"]) {  // each band's spread is the judge's own figure
+    EXPECT_DOUBLE_EQ(band[1].get<double>(), harness_spread("cuda_event_cold_l2", band[0].get<double>()));
+  }
+  const json cpu = TimingSettings::for_device("cpu").to_json();
+  EXPECT_DOUBLE_EQ(cpu["spread_share"].get<double>(), 0);
+  EXPECT_TRUE(cpu["spread_bands"].empty());
+  EXPECT_DOUBLE_EQ(timing_schema()["properties"]["spread_share"]["default"].get<double>(), 0);
+}
+
 TEST(SlotsPerGpuTest, JobsWinElseHalfTheCoresPerGpuFromTwoToEightOnCudaAndTwoOnTheCpu) {
   EXPECT_EQ(slots_per_gpu(5, "cuda", 16, 1), 5);
   EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1), 8);   // the H200 machine

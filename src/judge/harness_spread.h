@@ -8,11 +8,23 @@
 //   50-500 us    1.20%                     0.5 ms or more  1.07%
 // (bitwise_and_binomial, whose calls wait for the GPU inside, left out: 31% and 1.9% off).
 // A speedup's reported interval adds it to its bootstrap interval: with the bootstrap alone,
-// 41% of those A/A cases had an interval without 1.00x; with both, 5%.
+// 41% of those A/A cases had an interval without 1.00x; with both, 5%. The sampling loop
+// also reads it (TimingSettings::spread_share): samples beyond what that spread allows
+// narrow no interval.
 
 #include <string>
+#include <vector>
 
 namespace keval {
+
+// From a median of `from_ms` on (up to the next band's), the harness's spread is `spread`.
+struct SpreadBand {
+  double from_ms;
+  double spread;
+};
+
+// CUDA events with a cold L2 (`cuda_event_cold_l2`), ascending by from_ms, the first from 0.
+const std::vector<SpreadBand>& cuda_event_spread_bands();
 
 // The relative half-width for a case timed with `timing_method` whose baseline's median took
 // `baseline_ms`; 0 where it was not measured (wall-clock timing on the CPU).

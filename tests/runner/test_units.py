@@ -14,7 +14,7 @@ from keval_runner import kernel_identity, kernel_tracking
 from keval_runner.errors import compilation_error_line, describe
 from keval_runner.loading import MissingEntry, find_entry, load_module
 from keval_runner.messages import MessageWriter, encode, json_safe
-from keval_runner.timing import relative_stdev, stop_reason
+from keval_runner.timing import relative_stdev, spread_target, stop_reason
 from runner_harness import TASK_DIR, candidate_file
 
 
@@ -89,6 +89,22 @@ def test_stop_rule_allows_more_spread_as_samples_add_up():
     assert stop_reason(spread_3, 0.1, settings) is None
     assert stop_reason(spread_3 * 2, 0.1, settings) == "converged"
     assert relative_stdev([2.0, 2.0]) == 0.0 and relative_stdev([1.0]) == float("inf")
+
+
+def test_stop_rule_stops_where_the_harness_spread_outweighs_the_samples():
+    """A few-us kernel whose samples spread 3% stops once the median's standard error is 15% of
+    the harness's 7% spread (13 samples), not at 360; a 1 ms one keeps target_rel_stdev's rule."""
+    bands = [[0.0, 0.07], [0.01, 0.05], [0.05, 0.0125], [0.5, 0.011]]
+    settings = {"min_samples": 10, "max_samples": 1000, "max_seconds": 100.0, "target_rel_stdev": 0.005,
+                "spread_share": 0.15, "spread_bands": bands}
+    few_us = [0.005 * (1 + 0.03 * (1 if i % 2 else -1)) for i in range(14)]  # 3.1% at 10 samples
+    assert stop_reason(few_us[:10], 0.1, settings) is None  # 1.2533 * 3.2% / sqrt(10) > 1.05%
+    assert stop_reason(few_us, 0.1, settings) == "converged"
+    assert stop_reason(few_us, 0.1, dict(settings, spread_share=0)) is None  # off: the old rule
+    assert stop_reason(few_us, 0.1, {k: v for k, v in settings.items() if not k.startswith("spread")}) is None
+    one_ms = [x * 200 for x in few_us]  # the 1.1% band: 0.15 of it is stricter than the old rule
+    assert stop_reason(one_ms, 0.1, settings) is None
+    assert spread_target(0.02, 25, settings) == pytest.approx(0.15 * 0.05 * 5 / 1.2533, rel=1e-4)
 
 
 def test_compilation_error_line_maps_kernel_relative_line_to_the_file():
