@@ -1,5 +1,6 @@
 """Where a run's time went: mean seconds per job and phase over a results.jsonl (its
-`job_seconds`), and each job's largest peak memory, to read after a GPU run (issue 4).
+`job_seconds`), each job's largest peak memory, and how the timed cases' sampling stopped,
+to read after a GPU run (issue 4).
 
     python bench/job_seconds.py OUT/results.jsonl [--verdict pass]
 """
@@ -7,6 +8,7 @@
 import argparse
 import collections
 import json
+import statistics
 import sys
 
 LARGE_IO_BYTES = 64 * 2**20
@@ -73,6 +75,25 @@ def largest_memory_ratios(results: list, most: int = 8) -> list:
     return list(largest.values())[:most]
 
 
+def sampling(results: list) -> dict:
+    """How the timed cases' sampling stopped, by the baseline's median time (under 50 us: where
+    the spread rule of run_settings.h moves): {band: {"cases", "median_samples" (the
+    candidate's), "median_ref_samples", "stopped" ({reason: cases})}}."""
+    bands = {}
+    for result in results:
+        for case in result.get("cases") or []:
+            if not case.get("samples") or not case.get("ref_time_ms"):
+                continue
+            band = "under 50 us" if case["ref_time_ms"] < 0.05 else "50 us or more"
+            entry = bands.setdefault(band, {"samples": [], "ref_samples": [], "stopped": collections.Counter()})
+            entry["samples"].append(case["samples"])
+            entry["ref_samples"].append(case.get("ref_samples") or 0)
+            entry["stopped"][case.get("stop_reason") or "?"] += 1
+    return {band: {"cases": len(e["samples"]), "median_samples": statistics.median(e["samples"]),
+                   "median_ref_samples": statistics.median(e["ref_samples"]), "stopped": dict(e["stopped"])}
+            for band, e in sorted(bands.items())}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -96,6 +117,10 @@ def main(argv=None) -> int:
         alone = entry["phases"].get("alone", 0.0) * entry["n"]
         if alone:  # the other jobs wait meanwhile: the run's rate can be no better than this
             print(f"{'':10s} alone with the GPU: {alone:.1f} s in all")
+    for band, entry in sampling(results).items():
+        stopped = ", ".join(f"{reason} {count}" for reason, count in sorted(entry["stopped"].items()))
+        print(f"sampling  {band}: {entry['cases']} timed cases, median samples {entry['median_samples']:g} "
+              f"(candidate), {entry['median_ref_samples']:g} (baseline); the candidate stopped by {stopped}")
     for ratio, task, held, io in largest_memory_ratios(results):
         print(f"memory    {task}: keval's own GPU {held:.0f} MiB over a call's {io:.0f} MiB, {ratio:.2f}x")
     return 0

@@ -214,3 +214,16 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
     except OSError:
         return False
+
+
+def test_job_seconds_tells_how_sampling_stopped_by_the_baselines_time():
+    def case(ref_ms, samples, reason):
+        return {"ref_time_ms": ref_ms, "samples": samples, "ref_samples": samples + 1, "stop_reason": reason}
+
+    results = [{"cases": [case(0.005, 80, "time_cap"), case(0.02, 12, "converged"), case(0.2, 10, "converged"),
+                          {"ref_time_ms": None, "samples": 0}]},
+               {"cases": [case(0.004, 70, "time_cap")]}]
+    bands = load_job_seconds().sampling(results)
+    assert bands["under 50 us"] == {"cases": 3, "median_samples": 70, "median_ref_samples": 71,
+                                    "stopped": {"time_cap": 2, "converged": 1}}
+    assert bands["50 us or more"]["cases"] == 1 and bands["50 us or more"]["stopped"] == {"converged": 1}
