@@ -340,6 +340,12 @@ def test_one_core_pins_the_warden_and_the_guest_together_then_frees_both():
     assert len(inside) == 1 and asked == [sorted(inside), None] and os.sched_getaffinity(0) == before
     with cpu_pinning.one_core(lambda cpus: False):  # a guest that cannot follow: both stay free
         assert os.sched_getaffinity(0) == before
+    asked.clear()
+    with pytest.MonkeyPatch.context() as patch:  # a warden that cannot follow frees the guest
+        patch.setattr(cpu_pinning, "pin", lambda cpus: (_ for _ in ()).throw(OSError("no such core")))
+        with cpu_pinning.one_core(pin_guest):
+            assert os.sched_getaffinity(0) == before
+    assert len(asked) == 2 and len(asked[0]) == 1 and asked[1] is None
     assert cpu_pinning.current_cpu() in before
 
 
