@@ -61,6 +61,19 @@ def run_keval(args, env_extra=None):
     return elapsed
 
 
+def timed(command: list, cwd, log: pathlib.Path, env=None, timeout=None, mode: str = "w") -> tuple:
+    """(wall seconds, exit status; None when cut at `timeout`) of one command, its output in
+    `log` (mode "a": after what is there)."""
+    started = time.monotonic()
+    with open(log, mode) as out:
+        try:
+            rc = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            rc = None
+    return time.monotonic() - started, rc
+
+
 def results(out):
     return [json.loads(l) for l in (pathlib.Path(out) / "results.jsonl").read_text().splitlines()]
 

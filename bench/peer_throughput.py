@@ -17,24 +17,13 @@ import json
 import os
 import pathlib
 import shlex
-import subprocess
 import sys
-import time
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
+from common import KEVAL, REPO, timed
 
 
 def candidates_in(path: pathlib.Path) -> int:
     return sum(1 for line in path.read_text().splitlines() if line.strip())
-
-
-def timed(command: list, cwd, log: pathlib.Path, env=None) -> tuple:
-    """(wall seconds, exit status) of one command, its output in `log`."""
-    started = time.monotonic()
-    with open(log, "w") as out:
-        rc = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env).returncode
-    return time.monotonic() - started, rc
 
 
 def peer_judged(out: pathlib.Path, default: int) -> int:

@@ -30,26 +30,12 @@ import pathlib
 import re
 import shlex
 import shutil
-import subprocess
 import sys
-import time
 
-from common import KEVAL, REPO, keval_python, write_jsonl
+from common import KEVAL, REPO, keval_python, timed, write_jsonl
 from mixed_workload import tritonbench_t_candidates
 
 PERF_TIMEOUT_S = 600  # run_bench/multiprocess_gpu_run.py's own
-
-
-def timed(command: list, cwd, log: pathlib.Path, env=None, timeout=None) -> tuple:
-    """(wall seconds, exit status; None when cut at `timeout`) of one command, output in `log`."""
-    started = time.monotonic()
-    with open(log, "a") as out:
-        try:
-            rc = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                timeout=timeout).returncode
-        except subprocess.TimeoutExpired:
-            rc = None
-    return time.monotonic() - started, rc
 
 
 def patched(source: pathlib.Path, target: pathlib.Path, constants: dict) -> None:
@@ -85,26 +71,26 @@ def tritonbench_steps(checkout: pathlib.Path, candidates: pathlib.Path, work: pa
     env = dict(os.environ, CUDA_VISIBLE_DEVICES=args.gpu)
     steps = {}
     steps["call"] = timed([args.driver, "0_call_acc.py", "--source", str(candidates), "--target", str(call_dir),
-                           "--GPUs", args.gpu], eval_dir, log, env)
+                           "--GPUs", args.gpu], eval_dir, log, env, mode="a")
     ran = kept_files(call_dir)
     steps["exe"] = timed([args.driver, "1_exe_acc.py", "--folder", str(call_dir), "--GPUs", args.gpu],
-                         eval_dir, log, env) if ran else (0.0, 0)
+                         eval_dir, log, env, mode="a") if ran else (0.0, 0)
     correct = kept_files(call_dir)
     seconds, rc = 0.0, 0
     if correct:
         seconds, rc = timed([args.driver, "run_bench/write_file.py", "--input_folder_path", str(call_dir),
-                             "--results_path", str(results_dir)], perf_dir, log, env)
+                             "--results_path", str(results_dir)], perf_dir, log, env, mode="a")
         # the loop of run_bench/multiprocess_gpu_run.py with one GPU: `python SCRIPT` from perf_T/
         python_dir = work / "bin"
         python_dir.mkdir(exist_ok=True)
         (python_dir / "python").symlink_to(args.python)
         perf_env = dict(env, PATH=f"{python_dir}:{env.get('PATH', '')}")
         for script in sorted((perf_dir / "tmp").glob("*.py")):
-            spent, _ = timed(["python", str(script.relative_to(perf_dir))], perf_dir, log, perf_env, PERF_TIMEOUT_S)
+            spent, _ = timed(["python", str(script.relative_to(perf_dir))], perf_dir, log, perf_env, PERF_TIMEOUT_S, mode="a")
             seconds += spent
     steps["perf"] = (seconds, rc)
     steps["efficiency"] = timed([args.driver, "2_efficiency.py", "--gen_folder", str(results_dir)],
-                                eval_dir, log, env) if results_dir.is_dir() else (0.0, 0)
+                                eval_dir, log, env, mode="a") if results_dir.is_dir() else (0.0, 0)
     return {"steps": {name: {"seconds": s, "exit": rc} for name, (s, rc) in steps.items()},
             "seconds": sum(s for s, _ in steps.values()), "ran": len(ran), "correct": len(correct),
             "timed": len(list(results_dir.glob("*.json"))) if results_dir.is_dir() else 0}

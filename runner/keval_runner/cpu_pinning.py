@@ -7,8 +7,8 @@ reads that core's state, not the code's: on the H200, KernelBenchX's bitwise_and
 timed against itself read 0.60x to 1.48x. On one core the two see the same core
 (bench/process_pinning.py on a 2-core CPU machine: a host-bound call's A/A p95 over process
 pairs 2.0-2.9% on one core, 18-46% free). Only the calling thread is pinned
-(sched_setaffinity of pid 0); threads the code starts stay free, so work hidden on them still
-shows as a host gap.
+(sched_setaffinity of pid 0): threads started before keep their cores, and work hidden on any
+thread still shows as a host gap.
 """
 
 import contextlib
