@@ -28,7 +28,7 @@ from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
 from .phases import phase
-from .rotation import MAX_SETS, derived_seeds, input_bytes, one_buffer_bytes, rotation_buffers
+from .rotation import derived_seeds, input_bytes, one_buffer_bytes, rotation_buffers, rotation_set_count
 from .sealed_outputs import open_sealed_outputs
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
@@ -228,7 +228,7 @@ class CandidateJob:
 
     def rotation_sets(self, case, seeds, share: bool = False) -> list:
         """(seed, args): fresh inputs of the given seeds, then, on CUDA, derived seeds until the
-        inputs exceed twice the L2 size (at most MAX_SETS sets). share: (seed, SharedCall)
+        inputs exceed twice the L2 size (rotation_set_count). share: (seed, SharedCall)
         instead, each set shared as soon as it is drawn from the memo's own (read-only) inputs,
         so no copy of it is made on the device but the shared one."""
         sets, sizes = [], []  # sizes: each set's input bytes
@@ -246,10 +246,9 @@ class CandidateJob:
                 add(seed)
             if self.device.type != "cuda" or not sets:
                 return sets
-            target = 2 * l2_bytes(self.device)
-            wanted = min(MAX_SETS, max(len(sets), -(-target // max(1, sizes[0])) + 1))
+            wanted = rotation_set_count(len(sets), sizes[0], 2 * l2_bytes(self.device))
             for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
-                if sum(sizes) > target or not add(seed):
+                if not add(seed):
                     break
             return sets
         except BaseException:

@@ -227,6 +227,8 @@ class Guest:
         self.kept.pop(header.get("key"), None)
         for mapped in self.imports.pop(header.get("key"), []):
             mapped.close()
+        if self.device.type == "cuda":
+            torch.cuda.empty_cache()  # the next case's sizes seldom fit these blocks
         self.reply({"ok": True})
 
     def pin(self, header, fds) -> None:

@@ -41,6 +41,17 @@ def derived_seeds(seeds: list, count: int) -> list:
     return out
 
 
+def rotation_set_count(seeds: int, set_bytes: int, target: int) -> int:
+    """How many input sets a timed case rotates: its seeds', then derived ones while the sets
+    hold no more than `target` bytes together (twice the L2 on CUDA; 0: none derived), at
+    most MAX_SETS derived up to."""
+    wanted = min(MAX_SETS, max(seeds, -(-target // max(1, set_bytes)) + 1)) if target else seeds
+    count = seeds
+    while count < wanted and count * set_bytes <= target:
+        count += 1
+    return count
+
+
 def one_buffer_bytes(device: torch.device, request: dict) -> int:
     """Input bytes of one set from which the sets share one set's buffers: the request's
     `rotation_buffer_bytes`, else twice the L2 (the flush's size) on CUDA, 128 MiB on the CPU."""

@@ -11,8 +11,10 @@ from its first (else the kernels did not do the work).
 
 Cases are prepared one after another while the job shares the device (first outputs, input
 sets), then measured together in one stretch with the device alone (`device_gate.alone`), in
-batches of at most BATCH_BYTES held on the device: each stretch makes the other slots' jobs
-pause, so one per job rather than one per case and dtype. The warden and the guest measure on
+batches of at most BATCH_BYTES held on the device (or one larger case alone): each stretch
+makes the other slots' jobs pause, so one per job rather than one per case and dtype. A batch
+is measured and freed, its cached blocks given back, before the case that would take it over
+is prepared: prepared beside it, a large case had doubled what the job held. The warden and the guest measure on
 one CPU core (cpu_pinning.py).
 """
 
@@ -31,12 +33,13 @@ from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
 from .loading import find_entry, load_module
 from .phases import phase
-from .rotation import InputRotation, input_bytes, rotation_bytes
+from .rotation import InputRotation, input_bytes, rotation_bytes, rotation_set_count
 from .task_files import load_reference_module
+from .timing import l2_bytes
 
 
-# Prepared cases measured in one stretch hold at most this much on the device (beyond one
-# case): each holds every contender's input sets twice (the sets and their saved contents).
+# Prepared cases measured in one stretch hold at most this much on the device (or one larger
+# case alone): each holds every contender's input sets and their buffers.
 BATCH_BYTES = 12 << 30
 
 
@@ -91,7 +94,7 @@ class TimingJob(CandidateJob):
     def ablating(self) -> bool:
         return self.checks["profile_kernels"] and self.device.type == "cuda"
 
-    def prepare_case(self, case, baselines: list):
+    def prepare_case(self, case, baselines: list, held_bytes: int):
         """Everything before measuring one case, sharing the device: the submission's first
         outputs (kept in the guest, on the device, for the timed-output checks), each
         contender's input rotation. None when the case cannot be timed (its failure reported)."""
@@ -123,8 +126,49 @@ class TimingJob(CandidateJob):
         for name, fn in baselines:
             rotation = InputRotation(fn, self.rotation_sets(case, seeds), {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))
-        held = len(contenders) * rotation_bytes([input_bytes(args) for args in sets], buffers)
-        return PreparedCase(case, seeds[0], candidate, contenders, held, first_outputs)
+        return PreparedCase(case, seeds[0], candidate, contenders, held_bytes, first_outputs)
+
+    def measure_cases(self, cases: list, baselines: list) -> list:
+        """Prepares and measures `cases` in batches of at most the budget's bytes held on the
+        device, or one larger case alone; the measured PreparedCases. A batch is measured and
+        freed before the case that would take it over the budget is prepared."""
+        budget = int(self.request.get("timing_batch_bytes") or BATCH_BYTES)
+        batch, measured = [], []
+        for case in cases:
+            if not case.get("seeds"):
+                continue
+            device_gate.pause_point(self.request, self.writer, self.device)
+            with phase("timing"):
+                held = self.held_bytes(case, len(baselines))
+            if held is None:
+                continue
+            if batch and sum(p.held_bytes for p in batch) + held > budget:
+                with phase("timing"):
+                    self.measure_batch(batch)
+                measured += batch
+                batch = []
+            with phase("timing"):
+                prepared = self.prepare_case(case, baselines, held)
+            if prepared is not None:
+                batch.append(prepared)
+        if batch:
+            with phase("timing"):
+                self.measure_batch(batch)
+            measured += batch
+        return measured
+
+    def held_bytes(self, case, baselines: int):
+        """What a case's input rotations will hold on the device, the submission's and each
+        baseline's (every set, and a copy of each set with buffers of its own), from its first
+        set's size; None when its inputs fail (reported). The set stays in the memo for
+        prepare_case."""
+        args = self._inputs(case, case["seeds"][0], read_only=True)
+        if args is None:
+            return None
+        size = input_bytes(args)
+        target = 2 * l2_bytes(self.device) if self.device.type == "cuda" else 0
+        sets = rotation_set_count(len(case["seeds"]), size, target)
+        return (1 + baselines) * rotation_bytes([size] * sets, self.rotation_buffers([args]))
 
     def measure_batch(self, batch: list) -> None:
         """The prepared cases measured in one stretch with the device alone (one drain of the
@@ -154,6 +198,10 @@ class TimingJob(CandidateJob):
         for prepared in batch:
             prepared.release()
             self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
+        if self.device.type == "cuda":
+            # The next batch's sets seldom fit these blocks: cached, they would stay this
+            # process's while the guest (or another slot's job) runs out of memory.
+            torch.cuda.empty_cache()
 
     def pin_guest(self, cpus) -> bool:
         """The guest's measuring thread on `cpus` (None: back to its own); whether it did."""
@@ -196,26 +244,7 @@ class TimingJob(CandidateJob):
             loaded = self.load()
         if not loaded:
             return
-        budget = int(self.request.get("timing_batch_bytes") or BATCH_BYTES)
-        batch, measured = [], []
-        for case in self.request.get("cases", []):
-            if not case.get("seeds"):
-                continue
-            device_gate.pause_point(self.request, self.writer, self.device)
-            with phase("timing"):
-                prepared = self.prepare_case(case, baselines)
-            if prepared is None:
-                continue
-            if batch and sum(p.held_bytes for p in batch) + prepared.held_bytes > budget:
-                with phase("timing"):
-                    self.measure_batch(batch)
-                measured += batch
-                batch = []
-            batch.append(prepared)
-        if batch:
-            with phase("timing"):
-                self.measure_batch(batch)
-            measured += batch
+        measured = self.measure_cases(self.request.get("cases", []), baselines)
         if self.checks["profile_kernels"] and self.device.type == "cuda":
             for prepared in measured:
                 device_gate.pause_point(self.request, self.writer, self.device)

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from keval_runner import checks
-from keval_runner.rotation import InputRotation, derived_seeds, outputs_identical
+from keval_runner.rotation import InputRotation, derived_seeds, outputs_identical, rotation_set_count
 from keval_runner.timing import check_interval
 from runner_harness import all_checks, case, of_type, only
 
@@ -303,6 +303,39 @@ def test_a_timing_job_measures_all_its_cases_in_one_stretch_alone_unless_they_ho
     small_budget = runner.run(timing_job(jobs, cases, timing_batch_bytes=1))  # one case per stretch
     assert [m["type"] for m in small_budget if m["type"] == "device_alone"] == ["device_alone"] * 2
     assert len(of_type(small_budget, "timing")) == 4
+
+
+def test_a_timed_case_rotates_its_seeds_then_derived_sets_until_they_pass_the_target():
+    assert rotation_set_count(2, 10, 0) == 2  # the CPU: no derived sets
+    assert rotation_set_count(1, 30, 100) == 4  # 120 bytes: the first past the target
+    assert rotation_set_count(3, 200, 100) == 3  # the seeds' sets are kept even past it
+    assert rotation_set_count(1, 1, 10**6) == 16  # at most MAX_SETS
+
+
+def test_a_batch_is_measured_and_freed_before_a_case_that_would_take_it_over_the_budget():
+    from keval_runner.timing_job import TimingJob
+
+    class Recorded(TimingJob):
+        def __init__(self, held, budget):
+            self.request, self.writer, self.device = {"timing_batch_bytes": budget}, None, torch.device("cpu")
+            self.held, self.events = held, []
+
+        def held_bytes(self, case, baselines):
+            return self.held[case["name"]]
+
+        def prepare_case(self, case, baselines, held_bytes):
+            self.events.append(("prepare", case["name"]))
+            return types.SimpleNamespace(case=case, held_bytes=held_bytes)
+
+        def measure_batch(self, batch):
+            self.events.append(("measure", [p.case["name"] for p in batch]))
+
+    cases = [{"name": n, "seeds": [1]} for n in ("a", "b", "big", "c")] + [{"name": "unseeded", "seeds": []}]
+    job = Recorded({"a": 4, "b": 5, "big": 40, "c": 3}, budget=10)
+    measured = job.measure_cases(cases, baselines=[])
+    assert job.events == [("prepare", "a"), ("prepare", "b"), ("measure", ["a", "b"]), ("prepare", "big"),
+                          ("measure", ["big"]), ("prepare", "c"), ("measure", ["c"])]
+    assert [p.case["name"] for p in measured] == ["a", "b", "big", "c"]
 
 
 def test_a_timing_job_with_one_buffer_per_contender_checks_every_timed_output(runner, jobs):
