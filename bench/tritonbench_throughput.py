@@ -36,6 +36,7 @@ from common import KEVAL, REPO, keval_python, timed, write_jsonl
 from mixed_workload import tritonbench_t_candidates
 
 PERF_TIMEOUT_S = 600  # run_bench/multiprocess_gpu_run.py's own
+LOG_TAIL_LINES = 25
 
 
 def patched(source: pathlib.Path, target: pathlib.Path, constants: dict) -> None:
@@ -51,6 +52,14 @@ def patched(source: pathlib.Path, target: pathlib.Path, constants: dict) -> None
 
 def kept_files(folder: pathlib.Path) -> list:
     return sorted(p.name for p in folder.glob("*.py")) if folder.is_dir() else []
+
+
+def keval_counts(results: pathlib.Path) -> dict:
+    """How many of keval's results ran (call accuracy), were correct (execution accuracy) and
+    got a speedup: the same counts as TritonBench's steps give."""
+    rows = [json.loads(line) for line in results.read_text().splitlines()] if results.is_file() else []
+    return {"ran": sum(1 for r in rows if r.get("call")), "correct": sum(1 for r in rows if r.get("exec")),
+            "timed": sum(1 for r in rows if r.get("speedup"))}
 
 
 def tritonbench_steps(checkout: pathlib.Path, candidates: pathlib.Path, work: pathlib.Path, args) -> dict:
@@ -83,7 +92,11 @@ def tritonbench_steps(checkout: pathlib.Path, candidates: pathlib.Path, work: pa
         # the loop of run_bench/multiprocess_gpu_run.py with one GPU: `python SCRIPT` from perf_T/
         python_dir = work / "bin"
         python_dir.mkdir(exist_ok=True)
-        (python_dir / "python").symlink_to(args.python)
+        # a script, not a link: a virtual environment's Python run through a link elsewhere
+        # does not find its environment (no torch: each perf script failed at once)
+        python = python_dir / "python"
+        python.write_text(f"#!/bin/sh\nexec {shlex.quote(args.python)} \"$@\"\n")
+        python.chmod(0o755)
         perf_env = dict(env, PATH=f"{python_dir}:{env.get('PATH', '')}")
         for script in sorted((perf_dir / "tmp").glob("*.py")):
             spent, _ = timed(["python", str(script.relative_to(perf_dir))], perf_dir, log, perf_env, PERF_TIMEOUT_S, mode="a")
@@ -134,14 +147,20 @@ def main(argv=None) -> int:
                    "--out", str(args.out / "keval"), "--device", args.device, "--quiet", *shlex.split(args.keval_args)]
         env = dict(os.environ, KEVAL_PYTHON=args.python)
         seconds, rc = timed(command, REPO, args.out / "keval.log", env)
-        figures["keval"] = {"seconds": seconds, "exit": rc}
-        print(f"keval       {seconds:8.1f} s  {seconds / n:6.2f} s per candidate  (exit {rc})")
+        judged = keval_counts(args.out / "keval" / "results.jsonl")
+        figures["keval"] = {"seconds": seconds, "exit": rc, **judged}
+        print(f"keval       {seconds:8.1f} s  {seconds / n:6.2f} s per candidate  (exit {rc}; ran {judged['ran']}, "
+              f"correct {judged['correct']}, timed {judged['timed']} of {n})")
     if not args.skip_peer:
         peer = tritonbench_steps(checkout, candidates, args.out / "tritonbench", args)
         figures["tritonbench"] = peer
         steps = ", ".join(f"{name} {step['seconds']:.1f} s (exit {step['exit']})" for name, step in peer["steps"].items())
         print(f"TritonBench {peer['seconds']:8.1f} s  {peer['seconds'] / n:6.2f} s per candidate  ({steps}; "
               f"ran {peer['ran']}, correct {peer['correct']}, timed {peer['timed']} of {n})")
+        if any(step["exit"] != 0 for step in peer["steps"].values()) or peer["timed"] < peer["correct"]:
+            log = args.out / "tritonbench" / "tritonbench.log"
+            print(f"a step failed or left a correct candidate untimed; the end of {log}:")
+            print("\n".join(log.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]))
     if "keval" in figures and "tritonbench" in figures and figures["keval"]["seconds"]:
         figures["ratio"] = figures["tritonbench"]["seconds"] / figures["keval"]["seconds"]
         print(f"ratio: keval is {figures['ratio']:.1f}x TritonBench's speed per candidate")
