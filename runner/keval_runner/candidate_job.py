@@ -23,7 +23,7 @@ from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
-from .inputs import build_inputs, draws_on_device, tensors_in, torch_device
+from .inputs import build_inputs, drawn_bytes, draws_on_device, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
@@ -113,10 +113,20 @@ class CandidateJob:
         """The arguments of one call, or None (the failure reported). read_only: the memo's own
         tensors where they lie on the device already, for a caller that only copies them (into
         a SharedCall); else a copy of its own (a baseline may change its inputs)."""
+        return self._drawing(case, seed, lambda: build_inputs(
+            self.make_inputs, case, seed, self.device, on_device=draws_on_device(self.request), read_only=read_only))
+
+    def _input_bytes(self, case, seed):
+        """The bytes of one call's input tensors, drawn (or the memo's) but not copied to the
+        device; None when drawing them fails (reported)."""
+        return self._drawing(case, seed, lambda: drawn_bytes(
+            self.make_inputs, case, seed, self.device, on_device=draws_on_device(self.request)))
+
+    def _drawing(self, case, seed, draw):
+        """draw()'s value, or None with the task's make_inputs failure reported."""
         try:
             with phase("inputs"):
-                return build_inputs(self.make_inputs, case, seed, self.device,
-                                    on_device=draws_on_device(self.request), read_only=read_only)
+                return draw()
         except Exception as exc:
             fields = describe(exc)
             fields["line"] = None  # the fault is in the task's make_inputs, not the candidate
@@ -256,10 +266,10 @@ class CandidateJob:
                 item.close()
             raise
 
-    def rotation_buffers(self, sets: list):
-        """How many of a timed case's input sets keep buffers of their own (rotation.py), alike
-        for every contender: None for all."""
-        return rotation_buffers(input_bytes(sets[0]), one_buffer_bytes(self.device, self.request))
+    def rotation_buffers(self, set_bytes: int):
+        """How many of a timed case's input sets (of `set_bytes` each) keep buffers of their
+        own (rotation.py), alike for every contender: None for all."""
+        return rotation_buffers(set_bytes, one_buffer_bytes(self.device, self.request))
 
     def guest_rotation(self, case, seeds, key: str):
         """The candidate's input sets handed to the guest; a GuestContender timing them, or None
@@ -270,7 +280,7 @@ class CandidateJob:
         settings = self.request.get("timing") or {}
         interval = check_interval(settings) if self.checks["timed_output_check"] else 0
         header = {"op": "rotation", "key": key, "check_interval": interval,
-                  "buffers": self.rotation_buffers([s.args for _, s in shared]),
+                  "buffers": self.rotation_buffers(input_bytes(shared[0][1].args)),
                   "sets": [{"seed": seed, "args": s.fields, "fds": len(s.fds)} for seed, s in shared]}
         fds = [fd for _, s in shared for fd in s.fds]
         where = self._where(case, seeds[0])

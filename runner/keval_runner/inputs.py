@@ -162,6 +162,13 @@ def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     return args, True
 
 
+def drawn_bytes(make_inputs, case: dict, seed: int, device: torch.device, on_device: bool = False) -> int:
+    """The bytes of one input set's tensors as build_inputs would return them, with no copy
+    made to the device (the memo's set, or one drawn and kept there as build_inputs would)."""
+    drawn, _ = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
+    return sum(t.numel() * t.element_size() for t in tensors_in(drawn))
+
+
 def draws_on_device(request: dict) -> bool:
     """Whether the job calls make_inputs with its own device as the default device."""
     return bool(request.get("shared_inputs") or request.get("inputs_on_device"))

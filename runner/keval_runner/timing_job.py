@@ -121,8 +121,7 @@ class TimingJob(CandidateJob):
         if candidate is None:
             return None
         contenders = [candidate]
-        sets = [shared.args for _, shared in candidate.shared_sets]
-        buffers = self.rotation_buffers(sets)
+        buffers = self.rotation_buffers(input_bytes(candidate.shared_sets[0][1].args))
         for name, fn in baselines:
             rotation = InputRotation(fn, self.rotation_sets(case, seeds), {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))
@@ -160,15 +159,14 @@ class TimingJob(CandidateJob):
     def held_bytes(self, case, baselines: int):
         """What a case's input rotations will hold on the device, the submission's and each
         baseline's (every set, and a copy of each set with buffers of its own), from its first
-        set's size; None when its inputs fail (reported). The set stays in the memo for
-        prepare_case."""
-        args = self._inputs(case, case["seeds"][0], read_only=True)
-        if args is None:
+        set's size (drawn, not copied to the device); None when its inputs fail (reported).
+        The set stays in the memo for prepare_case."""
+        size = self._input_bytes(case, case["seeds"][0])
+        if size is None:
             return None
-        size = input_bytes(args)
         target = 2 * l2_bytes(self.device) if self.device.type == "cuda" else 0
         sets = rotation_set_count(len(case["seeds"]), size, target)
-        return (1 + baselines) * rotation_bytes([size] * sets, self.rotation_buffers([args]))
+        return (1 + baselines) * rotation_bytes([size] * sets, self.rotation_buffers(size))
 
     def measure_batch(self, batch: list) -> None:
         """The prepared cases measured in one stretch with the device alone (one drain of the

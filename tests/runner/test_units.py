@@ -337,6 +337,24 @@ def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies(
     assert torch.equal(copy[0], seen[0])
 
 
+def test_drawn_bytes_counts_a_set_without_copying_it_and_leaves_it_in_the_memo(monkeypatch):
+    from keval_runner import inputs
+
+    drawn, copies = [], []
+
+    def make_inputs(case, dtype, seed):
+        drawn.append(seed)
+        return (torch.zeros(6, dtype=torch.float32), [torch.zeros(5, dtype=torch.int8)], 3)
+
+    real_copy = inputs._copy_to
+    monkeypatch.setattr(inputs, "_copy_to", lambda t, device: copies.append(t.shape) or real_copy(t, device))
+    case = {"name": "drawn_bytes", "params": {}, "dtype": "float32"}
+    assert inputs.drawn_bytes(make_inputs, case, 4, torch.device("meta")) == 6 * 4 + 5
+    assert copies == [] and drawn == [4]
+    built = inputs.build_inputs(make_inputs, case, 4, torch.device("meta"), read_only=True)
+    assert drawn == [4] and built[0].device.type == "meta"  # the memo's set, copied only now
+
+
 def test_inputs_are_drawn_on_the_device_for_keval_format_and_for_inputs_on_device_only():
     from keval_runner.inputs import draws_on_device
 
