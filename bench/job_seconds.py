@@ -59,15 +59,17 @@ def summarize(results: list) -> dict:
     return out
 
 
-def largest_memory_ratios(results: list, most: int = 8) -> list:
-    """(ratio, task, held MiB, io MiB) of the candidate jobs whose warden held the most GPU
-    memory over one call's inputs and outputs (calls of LARGE_IO_BYTES or more), largest first."""
+def largest_memory_ratios(results: list, most: int = 8, job: str = "candidate") -> list:
+    """(ratio, task, held MiB, io MiB) of the `job` jobs whose warden held the most GPU memory
+    over one call's inputs and outputs as the candidate job counted them (calls of
+    LARGE_IO_BYTES or more), largest first. A timing job holds several input sets a case
+    (each contender's rotation) and several cases a batch, against that one call."""
     rows = []
     for result in results:
-        peak = ((result.get("job_seconds") or {}).get("candidate") or {}).get("peak_memory") or {}
-        io = peak.get("io_bytes") or 0
-        if io >= LARGE_IO_BYTES:
-            held = peak.get("gpu_bytes") or 0
+        jobs = result.get("job_seconds") or {}
+        io = (((jobs.get("candidate") or {}).get("peak_memory")) or {}).get("io_bytes") or 0
+        held = (((jobs.get(job) or {}).get("peak_memory")) or {}).get("gpu_bytes") or 0
+        if io >= LARGE_IO_BYTES and held:
             rows.append((held / io, result.get("task", "?"), held / 2**20, io / 2**20))
     largest = {}  # each task once, at its largest ratio
     for row in sorted(rows, reverse=True):
@@ -121,8 +123,9 @@ def main(argv=None) -> int:
         stopped = ", ".join(f"{reason} {count}" for reason, count in sorted(entry["stopped"].items()))
         print(f"sampling  {band}: {entry['cases']} timed cases, median samples {entry['median_samples']:g} "
               f"(candidate), {entry['median_ref_samples']:g} (baseline); the candidate stopped by {stopped}")
-    for ratio, task, held, io in largest_memory_ratios(results):
-        print(f"memory    {task}: keval's own GPU {held:.0f} MiB over a call's {io:.0f} MiB, {ratio:.2f}x")
+    for job in ("candidate", "timing"):
+        for ratio, task, held, io in largest_memory_ratios(results, job=job):
+            print(f"memory    {job} {task}: keval's own GPU {held:.0f} MiB over a call's {io:.0f} MiB, {ratio:.2f}x")
     return 0
 
 

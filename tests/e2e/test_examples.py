@@ -134,6 +134,10 @@ def test_job_seconds_bounds_kevals_own_gpu_memory_by_large_calls_only():
     # each task once, at its largest ratio
     assert job_seconds.largest_memory_ratios(rows, most=2) == [(10.0, "c", 640.0, 64.0), (300 / 128, "a", 300.0, 128.0)]
     assert [row[1] for row in job_seconds.largest_memory_ratios(rows)] == ["c", "a", "d"]
+    # a timing job against its candidate job's call; no timing job, no row
+    timed = dict(result(300, 0, 128), task="t")
+    timed["job_seconds"]["timing"] = {"peak_memory": {"gpu_bytes": 1024 * mib}}
+    assert job_seconds.largest_memory_ratios(rows + [timed], job="timing") == [(8.0, "t", 1024.0, 128.0)]
 
 
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):
