@@ -42,9 +42,9 @@ def derived_seeds(seeds: list, count: int) -> list:
 
 
 def rotation_set_count(seeds: int, set_bytes: int, target: int) -> int:
-    """How many input sets a timed case rotates: its seeds', then derived ones while the sets
-    hold no more than `target` bytes together (twice the L2 on CUDA; 0: none derived), at
-    most MAX_SETS derived up to."""
+    """How many input sets a timed case rotates: one per seed, then derived ones while the
+    sets hold no more than `target` bytes together (twice the L2 on CUDA; 0: none derived),
+    up to MAX_SETS in all (the seeds' sets are all kept even beyond it)."""
     wanted = min(MAX_SETS, max(seeds, -(-target // max(1, set_bytes)) + 1)) if target else seeds
     count = seeds
     while count < wanted and count * set_bytes <= target:

@@ -14,8 +14,8 @@ sets), then measured together in one stretch with the device alone (`device_gate
 batches of at most BATCH_BYTES held on the device (or one larger case alone): each stretch
 makes the other slots' jobs pause, so one per job rather than one per case and dtype. A batch
 is measured and freed, its cached blocks given back, before the case that would take it over
-is prepared: prepared beside it, a large case had doubled what the job held. The warden and the guest measure on
-one CPU core (cpu_pinning.py).
+is prepared: prepared beside it, a large case had doubled what the job held. The warden and
+the guest measure on one CPU core (cpu_pinning.py).
 """
 
 import os
