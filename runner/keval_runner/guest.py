@@ -272,7 +272,7 @@ class Guest:
                 k, cap_us = int(header["k"]), header.get("cover_cap_us")
                 (event_ms, host_ms, cover_ms, output), self.cover_us[header["key"]] = self.sampler.take_covered(
                     lambda: rotation.prepare(k), self.cover_us.get(header["key"]),
-                    float(cap_us) if cap_us is not None else None)
+                    float(cap_us) if cap_us is not None else None, index=int(header["index"]))
                 if rotation.observe is not None:
                     rotation.observe(int(header["index"]), output)
         except (Exception, SystemExit) as exc:

@@ -12,7 +12,10 @@ Each CUDA sample holds two placement pads of random sizes while its call runs: a
 µs read up to 8% faster or slower by where its buffers lay (H200, session 14), and the caching
 allocator gives a call's outputs the same place every time, so without them each side kept one
 placement, luck of the draw, for all its samples. The pads move them sample by sample, alike on
-both sides.
+both sides: sample i of the candidate (in the guest) and of each baseline (in the warden) holds
+pads of the sizes drawn for i, whatever the case and whatever came before (a guest that drew
+from one stream for all its cases gave each later case other sizes than the warden's, moved
+by how many samples the earlier ones took).
 """
 
 import gc
@@ -27,6 +30,8 @@ from .sample_stats import median
 from .sm_clock import SmClock, too_slow
 from .timing import _Event, _clock, _synchronize, l2_bytes, stop_reason
 
+PLACEMENT_SEED = 0x5EED  # sample i's pad sizes: drawn from PLACEMENT_SEED + i
+
 
 class Sampler:
     """Takes one sample of a call in this process: the flush, the launch cover, the events and
@@ -38,17 +43,19 @@ class Sampler:
         self.l2 = (L2Persistence.open() if self.cuda else None) if l2 == "open" else l2
         self.cover = (LaunchCover.open(device, settings) if self.cuda else None) if cover == "open" else cover
         self.enqueue_ms = 0.0  # the last CUDA sample's: from before its cover to its end event, on the host
-        self._placement = random.Random(0x5EED)  # the same pad sizes in every process and run
         if self.cuda:
             _synchronize(device)
             self.flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
             self.start_event, self.end_event = _Event(enable_timing=True), _Event(enable_timing=True)
 
-    def placement_pads(self) -> list:
+    def placement_pads(self, index: int) -> list:
         """Two allocations, one from each of the caching allocator's pools (blocks up to 1 MiB,
-        and larger), of sizes drawn anew for each sample (512-byte steps, the allocator's)."""
-        small = self._placement.randrange(512, 1 << 20, 512)
-        large = (1 << 20) + self._placement.randrange(512, 2 << 20, 512)
+        and larger), of sizes drawn anew for each sample (512-byte steps, the allocator's):
+        drawn from the sample's index, so sample i of every contender, in the warden or the
+        guest, in any case and run, has pads of the same sizes."""
+        draw = random.Random(PLACEMENT_SEED + index)
+        small = draw.randrange(512, 1 << 20, 512)
+        large = (1 << 20) + draw.randrange(512, 2 << 20, 512)
         return [torch.empty(size, dtype=torch.uint8, device=self.device) for size in (small, large)]
 
     def reset_l2(self) -> int:
@@ -62,37 +69,39 @@ class Sampler:
             return None
         return self.cover.fit_us(next_call, _clock, lambda: _synchronize(self.device), cap_us)
 
-    def take_covered(self, next_call, cover_us, cap_us=None) -> tuple:
-        """((event_ms, host_ms, cover_ms, output), cover_us) of the call next_call() readies: a
-        sample whose enqueue outlasted a fitted cover is taken again behind a longer one (at most
-        `cap_us`); the cover returned is the one the kept sample had."""
+    def take_covered(self, next_call, cover_us, cap_us=None, index: int = 0) -> tuple:
+        """((event_ms, host_ms, cover_ms, output), cover_us) of the call next_call() readies, the
+        contender's sample `index`: a sample whose enqueue outlasted a fitted cover is taken
+        again behind a longer one (at most `cap_us`); the cover returned is the one the kept
+        sample had."""
         for attempt in range(RETAKES + 1):
-            sample = self.take(next_call(), cover_us)
+            sample = self.take(next_call(), cover_us, index)
             retakes_left = attempt < RETAKES and self.cover is not None and sample[2] is not None
             longer = self.cover.longer_us(cover_us, self.enqueue_ms, sample[2], cap_us) if retakes_left else None
             if longer is None:
                 return sample, cover_us
             cover_us = longer
 
-    def take(self, call, cover_us=None) -> tuple:
+    def take(self, call, cover_us=None, index: int = 0) -> tuple:
         """(event_ms, host_ms or None, cover_ms or None, output) of one call; `cover_us`: the
-        launch cover's length (default: the settings')."""
+        launch cover's length (default: the settings'); `index`: the contender's sample number
+        (its placement pads)."""
         # A collection inside a sample is the process's, not the call's: it differs between the
         # warden and the guest, and would bias one side.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._take(call, cover_us)
+            return self._take(call, cover_us, index)
         finally:
             if collecting:
                 gc.enable()
 
-    def _take(self, call, cover_us):
+    def _take(self, call, cover_us, index):
         if not self.cuda:
             start = _clock()
             output = call()
             return (_clock() - start) * 1e3, None, None, output
-        _pads = self.placement_pads()  # held until the sample is read, freed on return
+        _pads = self.placement_pads(index)  # held until the sample is read, freed on return
         self.flush.zero_()
         # Host time must start on an idle device: the flush and prepare's input refill
         # (a 512 MiB copy takes 0.25 ms) are queued work that is not the call's.
@@ -145,7 +154,8 @@ class Contender:
     def sample(self, sampler: Sampler, cover_cap_us=None) -> tuple:
         """(event_ms, host_ms, cover_ms, output) of the next call, its cover lengthened (at most
         `cover_cap_us`) while its enqueue outlasts it."""
-        sample, self.cover_us = sampler.take_covered(self.next_call, self.cover_us, cover_cap_us)
+        sample, self.cover_us = sampler.take_covered(self.next_call, self.cover_us, cover_cap_us,
+                                                     index=len(self.samples))
         return sample
 
     def charge_l2(self, sampler: Sampler) -> None:

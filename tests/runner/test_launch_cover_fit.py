@@ -118,7 +118,7 @@ class ScriptedSampler:
         self.script, self.covers_asked = list(script), []
         self.inner.take = self.take
 
-    def take(self, call, cover_us=None):
+    def take(self, call, cover_us=None, index=0):
         call()
         self.covers_asked.append(cover_us)
         self.inner.enqueue_ms, cover_ms = self.script.pop(0)
@@ -144,6 +144,18 @@ def test_retakes_are_bounded():
     sampler = ScriptedSampler([(1.0, 0.9)] * (RETAKES + 1))  # never covered, still growing
     sampler.inner.take_covered(lambda: (lambda: None), 900.0)
     assert len(sampler.covers_asked) == RETAKES + 1
+
+
+def test_every_contender_takes_sample_i_with_index_i(monkeypatch):
+    import torch
+    from keval_runner.interleaved_timing import Contender, Sampler, measure_interleaved
+
+    taken, take = [], Sampler.take
+    monkeypatch.setattr(Sampler, "take", lambda self, call, cover_us=None, index=0:
+                        taken.append(index) or take(self, call, cover_us, index))
+    contenders = [Contender(who, lambda k: (lambda: None)) for who in ("candidate", "golden")]
+    measure_interleaved(contenders, torch.device("cpu"), {"max_samples": 3, "min_samples": 3})
+    assert taken == [0, 0, 1, 1, 2, 2]  # one of each contender per round
 
 
 def test_the_candidates_cap_follows_its_baselines_covers_as_they_lengthen():
@@ -174,11 +186,14 @@ def test_each_sample_moves_the_calls_buffers_with_pads_drawn_alike_in_every_proc
     import torch
     from keval_runner.interleaved_timing import Sampler
 
-    def sizes(sampler, n):
-        return [[pad.numel() for pad in sampler.placement_pads()] for _ in range(n)]
+    def sizes(sampler, indices):
+        return [[pad.numel() for pad in sampler.placement_pads(i)] for i in indices]
 
-    drawn = sizes(Sampler(torch.device("cpu"), {}, l2=None, cover=None), 20)
-    assert drawn == sizes(Sampler(torch.device("cpu"), {}, l2=None, cover=None), 20)
+    used = Sampler(torch.device("cpu"), {}, l2=None, cover=None)
+    sizes(used, range(37))  # an earlier case's samples: they must not move this case's draws
+    drawn = sizes(used, range(20))
+    assert drawn == sizes(Sampler(torch.device("cpu"), {}, l2=None, cover=None), range(20))
+    assert drawn[5:] == sizes(used, range(5, 20))
     assert len({tuple(pair) for pair in drawn}) == 20  # new sizes for every sample
     for small, large in drawn:
         assert 0 < small < 1 << 20 and small % 512 == 0  # the allocator's small pool
