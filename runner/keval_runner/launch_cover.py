@@ -33,10 +33,13 @@ from .request_check import timing_setting
 _Event = torch.cuda.Event
 
 _THREADS_PER_BLOCK = 1024
-# The longest cover a call can get; its probes run behind one this long (three per contender
-# and timed case, so its length is GPU time each timing job spends). A call that takes longer
-# than this to enqueue is measured with its host gaps in (and is host-bound anyway).
+# The longest cover a call can get. A call that takes longer than this to enqueue is measured
+# with its host gaps in (and is host-bound anyway).
 MAX_COVER_US = 5_000
+# A call's enqueue is probed behind a cover this long first (three probes per contender and
+# timed case, GPU time the device is held alone for): behind MAX_COVER_US only when it lasted
+# nearly as long, to tell a slow enqueue from a call that waits for the GPU.
+PROBE_COVER_US = 1_000
 _FIT_PROBES = 3
 # A sample whose enqueue outlasted its cover is taken again at most this many times.
 RETAKES = 3
@@ -100,21 +103,29 @@ class LaunchCover:
 
     def fit_us(self, next_call, clock, synchronize, cap_us=None) -> float:
         """The cover `next_call()`'s calls need: half as long again as the slowest of a few
-        enqueues behind the longest cover, never under the base length nor over `cap_us`. The
-        base length when an enqueue lasted as long as that cover: the call waits for the GPU."""
-        slowest = 0.0
-        for _ in range(_FIT_PROBES):
-            call = next_call()
-            synchronize()
-            self.start(MAX_COVER_US)
-            began = clock()
-            call()
-            slowest = max(slowest, (clock() - began) * 1e6)
-            synchronize()
+        enqueues behind a probing cover (PROBE_COVER_US, then the longest when one lasted about
+        as long), never under the base length nor over `cap_us`. The base length when an
+        enqueue lasted as long as the longest cover: the call waits for the GPU."""
+        for probe_us in (max(PROBE_COVER_US, self.base_us), MAX_COVER_US):
+            slowest = self._slowest_enqueue_us(next_call, clock, synchronize, probe_us)
+            if slowest < 0.9 * probe_us:
+                break
         if slowest >= 0.9 * MAX_COVER_US:
             return self.base_us
         longest = MAX_COVER_US if cap_us is None else max(self.base_us, min(cap_us, MAX_COVER_US))
         return min(max(self.base_us, 1.5 * slowest + 20), longest)
+
+    def _slowest_enqueue_us(self, next_call, clock, synchronize, probe_us: float) -> float:
+        slowest = 0.0
+        for _ in range(_FIT_PROBES):
+            call = next_call()
+            synchronize()
+            self.start(probe_us)
+            began = clock()
+            call()
+            slowest = max(slowest, (clock() - began) * 1e6)
+            synchronize()
+        return slowest
 
     def longer_us(self, cover_us, enqueue_ms: float, cover_ms: float, cap_us=None):
         """The cover the next try needs when a sample's enqueue (host, from before the cover to

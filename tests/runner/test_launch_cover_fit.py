@@ -1,7 +1,7 @@
 """The launch cover fitted to a call (launch_cover.py): longer than the host takes to enqueue
 the call, never shorter than the settings' cover, and the plain cover for a call that waits for
 the GPU. A fake kernel and clock: the real cover needs CUDA (test_launch_cover_gpu.py)."""
-from keval_runner.launch_cover import MAX_COVER_US, LaunchCover
+from keval_runner.launch_cover import MAX_COVER_US, PROBE_COVER_US, LaunchCover
 
 
 class FakeKernel:
@@ -46,13 +46,15 @@ def test_a_call_slower_to_enqueue_than_the_cover_gets_a_cover_that_outlasts_it()
     clock = FakeClock(kernel)
     fitted = launch_cover.fit_us(clock.call_taking(enqueue_us=900), clock, lambda: None)
     assert abs(fitted - (1.5 * 900 + 20)) < 1e-6
-    assert kernel.launched_ns == [MAX_COVER_US * 1000] * 3  # probed behind the longest cover
+    # probed behind the probing cover, then, as long as that, behind the longest
+    assert kernel.launched_ns == [PROBE_COVER_US * 1000] * 3 + [MAX_COVER_US * 1000] * 3
 
 
 def test_a_quick_call_keeps_the_settings_cover():
     launch_cover, kernel = cover()
     clock = FakeClock(kernel)
     assert launch_cover.fit_us(clock.call_taking(enqueue_us=30), clock, lambda: None) == 200
+    assert kernel.launched_ns == [PROBE_COVER_US * 1000] * 3  # never behind the longest cover
     launch_cover.start()
     assert kernel.launched_ns[-1] == 200_000
 
