@@ -9,7 +9,8 @@ breaks). TritonBench-T: one model's published outputs (LLM_generated/), right or
         [--core-tasks a,b] [--peer-tasks 8] [--device cuda] [--keval-args "--jobs 8"]
 
 Prints, per suite and in all: candidates, wall seconds with start-up (the whole run), the steady
-rate (from the first judgement to the last, keval.db's `created_at`), how many passed, and how
+rate (from the first judgement to the last, keval.db's `created_at`) and the seconds outside it
+(start-up to the first judgement, and the run's end), how many passed, and how
 many meant-correct ones passed and meant-broken ones failed. A peer is left out when its
 checkout is not given. `--write DIR` keeps each suite's candidates and results (NAME.jsonl, NAME-results.jsonl), the
 KernelBenchX ones also in its own format (kernelbenchx-own-format.jsonl, for
@@ -116,7 +117,9 @@ def judged(name: str, suite: str, rows: list, peer_format: bool, work: pathlib.P
 def line(figure: dict) -> str:
     n = figure["candidates"]
     steady = figure["steady"]
-    steady_text = f"steady {steady[0] / steady[1]:.2f} s/candidate" if steady else "steady: too few to tell"
+    # outside the steady span: start-up up to the first verdict, and the run's end after the last
+    steady_text = (f"steady {steady[0] / steady[1]:.2f} s/candidate ({figure['seconds'] - steady[0]:.1f} s "
+                   f"before the first verdict and after the last)") if steady else "steady: too few to tell"
     return (f"{figure['suite']:13s} {n:3d} candidates in {figure['seconds']:7.1f} s = "
             f"{figure['seconds'] / n:5.2f} s/candidate whole, {steady_text}; {figure['passed']} passed "
             f"(correct ones passed {figure['correct_passed']}, broken ones failed {figure['broken_failed']})")

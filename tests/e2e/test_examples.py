@@ -140,6 +140,19 @@ def test_job_seconds_bounds_kevals_own_gpu_memory_by_large_calls_only():
     assert job_seconds.largest_memory_ratios(rows + [timed], job="timing") == [(8.0, "t", 1024.0, 128.0)]
 
 
+def test_the_mixed_workload_line_shows_the_time_outside_the_steady_span():
+    import sys
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import mixed_workload
+
+    figure = {"suite": "core", "candidates": 4, "seconds": 20.0, "steady": (9.0, 3), "passed": 2,
+              "correct_passed": 2, "broken_failed": 2}
+    text = mixed_workload.line(figure)
+    assert "5.00 s/candidate whole, steady 3.00 s/candidate (11.0 s before the first verdict" in text
+    assert "steady: too few to tell" in mixed_workload.line(dict(figure, steady=None))
+
+
 def test_verdict_counts_lists_every_failure_with_its_reason(examples_run):
     import subprocess
     import sys
