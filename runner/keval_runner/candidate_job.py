@@ -241,13 +241,12 @@ class CandidateJob:
         inputs exceed twice the L2 size (rotation_set_count). share: (seed, SharedCall)
         instead, each set shared as soon as it is drawn from the memo's own (read-only) inputs,
         so no copy of it is made on the device but the shared one."""
-        sets, sizes = [], []  # sizes: each set's input bytes
+        sets = []
 
         def add(seed) -> bool:
             args = self._inputs(case, seed, read_only=share)
             if args is None:
                 return False
-            sizes.append(input_bytes(args))
             sets.append((seed, SharedCall(args, 0) if share else args))
             return True
 
@@ -256,7 +255,8 @@ class CandidateJob:
                 add(seed)
             if self.device.type != "cuda" or not sets:
                 return sets
-            wanted = rotation_set_count(len(sets), sizes[0], 2 * l2_bytes(self.device))
+            first = sets[0][1].args if share else sets[0][1]
+            wanted = rotation_set_count(len(sets), input_bytes(first), 2 * l2_bytes(self.device))
             for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
                 if not add(seed):
                     break

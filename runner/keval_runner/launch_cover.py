@@ -112,8 +112,11 @@ class LaunchCover:
                 break
         if slowest >= 0.9 * MAX_COVER_US:
             return self.base_us
-        longest = MAX_COVER_US if cap_us is None else max(self.base_us, min(cap_us, MAX_COVER_US))
-        return min(max(self.base_us, 1.5 * slowest + 20), longest)
+        return min(max(self.base_us, 1.5 * slowest + 20), self._longest_us(cap_us))
+
+    def _longest_us(self, cap_us) -> float:
+        """The longest cover a call may get: MAX_COVER_US, or `cap_us` within [base, MAX]."""
+        return MAX_COVER_US if cap_us is None else max(self.base_us, min(cap_us, MAX_COVER_US))
 
     def _slowest_enqueue_us(self, next_call, clock, synchronize, probe_us: float) -> float:
         slowest = 0.0
@@ -134,7 +137,7 @@ class LaunchCover:
         as long as it may be (`cap_us`, MAX_COVER_US)."""
         if cover_us is None or cover_us <= self.base_us or enqueue_ms <= cover_ms:
             return None
-        longest = MAX_COVER_US if cap_us is None else max(self.base_us, min(cap_us, MAX_COVER_US))
+        longest = self._longest_us(cap_us)
         if cover_us >= longest:
             return None
         return min(longest, max(1.5 * enqueue_ms * 1e3 + 20, 1.25 * cover_us))
