@@ -10,7 +10,7 @@ import torch
 from keval_runner import checks
 from keval_runner.rotation import InputRotation, derived_seeds, outputs_identical, rotation_set_count
 from keval_runner.timing import check_interval
-from runner_harness import all_checks, case, of_type, only
+from runner_harness import FIXTURES, all_checks, case, of_type, only
 
 TIMING = {"enabled": True, "warmup": 1, "min_samples": 5, "max_samples": 6, "max_seconds": 5.0}
 
@@ -389,3 +389,13 @@ def test_a_guarded_parameter_stays_a_leaf_with_its_gradient():
     assert guarded.is_leaf and guarded.requires_grad and torch.equal(guarded.grad, param.grad)
     torch.optim.Adam([guarded]).step()  # "can't optimize a non-leaf Tensor" before
     assert not torch.equal(guarded.detach(), param.detach())
+
+
+def test_a_baseline_is_timed_on_inputs_placed_as_the_candidates(runner, jobs):
+    import os
+
+    request = timing_job(jobs, [case(seeds=[1, 2])])
+    request["baselines"] = [{"name": "golden", "code_file": os.path.join(FIXTURES, "baselines", "needs_shared_inputs.py")}]
+    messages = runner.run(request)
+    assert of_type(messages, "error") == []
+    assert sorted(t["who"] for t in of_type(messages, "timing")) == ["candidate", "golden"]
