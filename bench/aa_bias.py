@@ -7,11 +7,16 @@ spread in bands of the baseline's time, and how many speedup intervals hold 1.00
     python bench/aa_bias.py --suite suites/keval --tasks 'vector_add,relu' --device cuda --out DIR
     python bench/aa_bias.py --suite kernelbenchx:CHECKOUT:any-code --device cuda --out DIR
     python bench/aa_bias.py --from DIR          # only read a finished run's results.jsonl
+    python bench/aa_bias.py --suite kernelbenchx:CHECKOUT:any-code --baseline golden,eager ...
 
 A suite folder's goldens are submitted as `aa:<task>` with `--baseline golden`. A peer suite
 (KIND:CHECKOUT[:any-code]) goes through `keval validate`, whose goldens are the peer's own
 references timed against themselves. `--bound B` exits 1 when the median ratio is off 1.00x by
-more than B (the CPU check in CI: tests/aa).
+more than B (the CPU check in CI: tests/aa). `--baseline A,B`: the baselines timed (default
+golden for a suite folder, eager for a peer's); each further one is also set against the first,
+both timed in the warden: with `golden,eager` the first table is the golden in the guest against
+itself in the warden, the second eager PyTorch against the golden in one process, which tells a
+bias of the two processes from one of the two code paths.
 """
 import argparse
 import json
@@ -36,17 +41,39 @@ def golden_submissions(suite: pathlib.Path, path: pathlib.Path) -> int:
     return count
 
 
-def ratios(results_path: pathlib.Path) -> dict:
-    """{task: [per-case ratio]} of the passing A/A submissions; ratio = candidate / baseline time."""
-    by_task = {}
+def timed_cases(results_path: pathlib.Path, other=None) -> list:
+    """(task, baseline ms, ratio) of the passing submissions' timed cases: the candidate's time
+    over the first baseline's, or with `other`, that further baseline's (cases[].baseline_ms)."""
+    found = []
     for line in results_path.read_text().splitlines():
         result = json.loads(line)
         if result.get("verdict") != "pass":
-            print(f"  {result['id']}: {result['verdict']} (not counted)")
             continue
         for case in result.get("cases") or []:
-            if case.get("time_ms") and case.get("ref_time_ms"):
-                by_task.setdefault(result["task"], []).append(case["time_ms"] / case["ref_time_ms"])
+            ms = case.get("time_ms") if other is None else (case.get("baseline_ms") or {}).get(other)
+            if ms and case.get("ref_time_ms"):
+                found.append((result["task"], case["ref_time_ms"], ms / case["ref_time_ms"]))
+    return found
+
+
+def other_baselines(results_path: pathlib.Path) -> list:
+    """The further baselines the run timed (names in cases[].baseline_ms), in name order."""
+    names = set()
+    for line in results_path.read_text().splitlines():
+        for case in json.loads(line).get("cases") or []:
+            names.update(case.get("baseline_ms") or {})
+    return sorted(names)
+
+
+def ratios(results_path: pathlib.Path, other=None) -> dict:
+    """{task: [per-case ratio]} of the passing A/A submissions (see timed_cases)."""
+    for line in results_path.read_text().splitlines():
+        result = json.loads(line)
+        if other is None and result.get("verdict") != "pass":
+            print(f"  {result['id']}: {result['verdict']} (not counted)")
+    by_task = {}
+    for task, _, ratio in timed_cases(results_path, other):
+        by_task.setdefault(task, []).append(ratio)
     return by_task
 
 
@@ -77,14 +104,9 @@ def report(by_task: dict) -> dict:
 BANDS_MS = (0.01, 0.05, 0.5, float("inf"))
 
 
-def report_by_time(results_path: pathlib.Path) -> None:
+def report_by_time(results_path: pathlib.Path, other=None) -> None:
     """The spread of the passing cases' ratios in bands of the baseline's time."""
-    pairs = []
-    for line in results_path.read_text().splitlines():
-        result = json.loads(line)
-        if result.get("verdict") == "pass":
-            pairs += [(c["ref_time_ms"], c["time_ms"] / c["ref_time_ms"]) for c in result.get("cases") or []
-                      if c.get("time_ms") and c.get("ref_time_ms")]
+    pairs = [(ms, ratio) for _, ms, ratio in timed_cases(results_path, other)]
     low = 0.0
     for high in BANDS_MS:
         band = [ratio for ms, ratio in pairs if low <= ms < high]
@@ -126,13 +148,15 @@ def run_command(args, out: pathlib.Path) -> list:
         if getattr(args, flag):
             limits += ["--" + flag.replace("_", "-"), getattr(args, flag)]
     common = ["--out", str(out), "--device", args.device, "--jobs", args.jobs, *limits]
+    if args.baseline:
+        common += ["--baseline", args.baseline]
     if ":" in args.suite:  # a peer's checkout: its references are the goldens
         command = [KEVAL, "validate", "--suite", args.suite, *common]
     else:
         submissions = out.parent / (out.name + "-submissions.jsonl")
         golden_submissions(pathlib.Path(args.suite), submissions)
         command = [KEVAL, "run", "--suite", args.suite, "--submissions", str(submissions), *common,
-                   "--baseline", "golden", "--quiet"]
+                   *([] if args.baseline else ["--baseline", "golden"]), "--quiet"]
     return command + (["--tasks", args.tasks] if args.tasks else [])
 
 
@@ -147,6 +171,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-samples", help="timing samples per case at most (keval run's flag)")
     parser.add_argument("--max-seconds", help="timing seconds per case at most (keval run's flag)")
     parser.add_argument("--bound", type=float, help="exit 1 when |median - 1| exceeds this")
+    parser.add_argument("--baseline", help="baselines to time, comma-separated (keval's --baseline)")
     args = parser.parse_args(argv)
     if args.source:
         out = pathlib.Path(args.source)
@@ -165,6 +190,10 @@ def main(argv=None) -> int:
     summary = report(ratios(results))
     report_by_time(results)
     report_interval_coverage(results)
+    for other in other_baselines(results):
+        print(f"\n{other} against the first baseline, both in the warden:")
+        report(ratios(results, other))
+        report_by_time(results, other)
     if args.bound is not None:
         if not summary or abs(summary["median"] - 1) > args.bound:
             print(f"aa_bias: median off 1.00x by more than {args.bound:.0%}", file=sys.stderr)

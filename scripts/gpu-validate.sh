@@ -3,7 +3,7 @@
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
 # Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
 #        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs kbx-published
-#        aa-kbx (AA_RUNS, AA_SIDES_TASKS, PEER_TASKS)
+#        aa-kbx (AA_RUNS, AA_SIDES_TASKS, PEER_TASKS, AA_BASELINE)
 #        serve-load (scripts/serve-load.sh: LANES, SERVE_JOBS, CLIENTS, REQUESTS, KILL_AT, LOAD_S)
 #        (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
@@ -83,13 +83,14 @@ PY
           { tail -qn 3 "$LOG"/peers-*.txt; python3 scripts/verdict_counts.py "$LOG"/peers-*-results.jsonl; } > "$LOG/peers.txt" 2>&1; rc=$? ;;
     aa-kbx) P=${PEERS:-.device/peers}
           # A/A on KernelBenchX (issue 19): its references timed against themselves AA_RUNS times
-          # (default 2, each cut at STEP_TIMEOUT), the runs side by side (bench/aa_compare.py),
+          # (default 2, each cut at STEP_TIMEOUT; AA_BASELINE=golden,eager: the golden in the guest
+          # against itself in the warden, eager beside it), the runs side by side (bench/aa_compare.py),
           # then both sides of AA_SIDES_TASKS' cases from the first run's keval.db (aa_sides.py)
           runs=()
           for ((k = 1; k <= ${AA_RUNS:-2}; k++)); do
             rm -rf "/tmp/kv-aa-$k"
             $T $KEVAL_PYTHON bench/aa_bias.py --suite "kernelbenchx:$P/KernelBenchX:any-code" --tasks "${PEER_TASKS:-a*,b*,c*}" \
-              --device "$DEVICE" --jobs "$JOBS" --out "/tmp/kv-aa-$k" > "$LOG/aa-kbx-$k.txt" 2>&1
+              --device "$DEVICE" --jobs "$JOBS" --out "/tmp/kv-aa-$k" ${AA_BASELINE:+--baseline "$AA_BASELINE"} > "$LOG/aa-kbx-$k.txt" 2>&1
             cp "/tmp/kv-aa-$k/results.jsonl" "$LOG/aa-kbx-$k-results.jsonl" 2>/dev/null
             cp "/tmp/kv-aa-$k/keval.db" "$LOG/aa-kbx-$k.db" 2>/dev/null
             runs+=("/tmp/kv-aa-$k")

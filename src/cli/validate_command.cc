@@ -40,6 +40,12 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   auto status = std::make_shared<std::string>();
   cmd->add_option("--status", *status,
                   "write a STATUS.md of golden times, efficiency and speedups over eager/torch.compile");
+  auto baselines = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--baseline", *baselines,
+                  "time the goldens against these (default eager; with --status eager,compile); the "
+                  "first is the speedup baseline, the rest go to cases[].baseline_ms")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"golden", "eager", "compile"}));
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
   add_timing_limit_options(cmd, options.get());
   auto no_timing = std::make_shared<bool>(false);
@@ -71,9 +77,14 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
                                    ("keval-validate-" + std::to_string(::getpid()))
                              : std::filesystem::path(*out);
       run.submissions_label = "goldens of " + *suite_dir;
-      // A golden is its own baseline: compare it with PyTorch instead.
-      run.baselines = status->empty() ? std::vector<std::string>{"eager"}
-                                      : std::vector<std::string>{"eager", "compile"};
+      // A golden is its own baseline: compare it with PyTorch instead, unless asked (an A/A of
+      // the golden in the guest against itself in the warden: --baseline golden).
+      if (!baselines->empty()) {
+        run.baselines = *baselines;
+      } else {
+        run.baselines = status->empty() ? std::vector<std::string>{"eager"}
+                                        : std::vector<std::string>{"eager", "compile"};
+      }
       run.time_largest_case_only = !status->empty();
       run.timing = !*no_timing;
       RunOutput output = run_session(suite, goldens, run, std::cerr);

@@ -70,3 +70,21 @@ def test_interval_coverage_counts_the_passing_cases_whose_interval_holds_one(tmp
             {"verdict": "mismatch", "cases": [{"speedup_ci": [0.5, 2.0]}]}]
     results.write_text("".join(json.dumps(row) + "\n" for row in rows))
     assert bench.interval_coverage(results) == (2, 3)
+
+
+def test_a_further_baseline_is_set_against_the_first(tmp_path):
+    """--baseline golden,eager: eager's time over the golden's, case by case (both in the warden)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import aa_bias as bench
+
+    results = tmp_path / "results.jsonl"
+    rows = [{"verdict": "pass", "task": "t", "cases": [
+                {"time_ms": 1.1, "ref_time_ms": 1.0, "baseline_ms": {"eager": 2.0}},
+                {"time_ms": 0.5, "ref_time_ms": 0.5, "baseline_ms": {}}]},
+            {"verdict": "mismatch", "task": "u", "cases": [{"time_ms": 1.0, "ref_time_ms": 1.0,
+                                                            "baseline_ms": {"compile": 3.0}}]}]
+    results.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert bench.other_baselines(results) == ["compile", "eager"]
+    assert bench.timed_cases(results) == [("t", 1.0, 1.1), ("t", 0.5, 1.0)]
+    assert bench.timed_cases(results, "eager") == [("t", 1.0, 2.0)]
+    assert bench.timed_cases(results, "compile") == []  # its submission failed

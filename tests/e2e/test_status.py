@@ -22,3 +22,14 @@ def test_status_row_has_eager_and_compile_speedups(tmp_path):
     [(facts,)] = db.execute("SELECT facts_json FROM evaluations").fetchall()
     warm = [m for m in json.loads(facts)["reference"]["messages"] if m["type"] == "compile_warm_up"]
     assert warm and warm[0]["ok"] is True, warm
+
+
+def test_validate_times_the_goldens_against_the_baselines_asked(tmp_path):
+    """--baseline golden,eager: an A/A of each golden (the submission in the guest, the golden in
+    the warden), eager PyTorch beside it in cases[].baseline_ms."""
+    run_keval("validate", "--suite", "suites/keval", "--tasks", "vector_add", "--device", "cpu",
+              "--out", tmp_path / "v", "--baseline", "golden,eager", timeout=900)
+    [result] = [json.loads(line) for line in (tmp_path / "v" / "results.jsonl").read_text().splitlines()]
+    assert result["verdict"] == "pass" and result["baseline"] == "golden"
+    timed = [c for c in result["cases"] if c.get("ref_time_ms")]
+    assert timed and all(set(c["baseline_ms"]) == {"eager"} for c in timed), timed
