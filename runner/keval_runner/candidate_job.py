@@ -46,6 +46,13 @@ class SharedCall:
         if any(t.device.type == "cuda" for t in self.inputs):
             torch.cuda.synchronize()  # the guest reads them from another context
 
+    def keep_private(self) -> None:
+        """Closes the descriptors of arguments the guest will not map (a baseline's input sets):
+        a batch of cases would otherwise hold two per input, the guest's and the baselines'."""
+        for buffer in self.buffers:
+            buffer.close_fd()
+        self.fds = []
+
     def close(self) -> None:
         for buffer in self.buffers:
             buffer.close()

@@ -142,6 +142,10 @@ class DeviceBuffer:
         cuda.cuMemRelease(self.handle)
         if self.exported:
             peak_memory.shared_device_released(self.size)
+        self.close_fd()
+
+    def close_fd(self) -> None:
+        """Closes the descriptor (memory no other process will map): the mapping stays."""
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
@@ -165,7 +169,13 @@ class HostBuffer:
             self.map.close()
         except BufferError:
             pass  # a view is still alive: the mapping goes with the process
-        os.close(self.fd)
+        self.close_fd()
+
+    def close_fd(self) -> None:
+        """Closes the descriptor (memory no other process will map): the mapping stays."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 def shared_allocator(buffers: list):

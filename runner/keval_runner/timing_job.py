@@ -131,6 +131,8 @@ class TimingJob(CandidateJob):
             # in the caching allocator's blocks instead, a call of a few us on several small
             # inputs read up to 9% faster on the baseline's side (addmm, H200).
             sets = self.rotation_sets(case, seeds, share=True)
+            for _, call in sets:
+                call.keep_private()
             shared += [call for _, call in sets]
             rotation = InputRotation(fn, [(seed, call.args) for seed, call in sets], {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))

@@ -399,3 +399,22 @@ def test_a_baseline_is_timed_on_inputs_placed_as_the_candidates(runner, jobs):
     messages = runner.run(request)
     assert of_type(messages, "error") == []
     assert sorted(t["who"] for t in of_type(messages, "timing")) == ["candidate", "golden"]
+
+
+def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory():
+    import os
+
+    from keval_runner.candidate_job import SharedCall
+
+    def open_fds():
+        return len(os.listdir("/proc/self/fd"))
+
+    before = open_fds()
+    call = SharedCall((torch.arange(6.0), torch.ones(3)), 0)
+    made = open_fds()  # each memfd, and the mapping's own duplicate of it (Python's mmap)
+    assert made > before and len(call.fds) == 2
+    call.keep_private()
+    assert open_fds() == made - 2 and call.fds == []
+    assert call.args[0].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]  # still mapped
+    call.close()
+    assert open_fds() == before
