@@ -653,3 +653,45 @@ def test_contenders_sample_in_turn_until_the_last_stops():
     measure_interleaved([restless, steady], torch.device("cpu"), settings, clock=None)
     assert (steady.reason, restless.reason) == ("converged", "sample_cap")
     assert len(steady.samples) == len(restless.samples) == 9
+
+
+def test_the_runner_snapshot_finds_every_kind_of_rebinding_by_identity():
+    """The snapshot's quick identity check must see what its full walk sees: a global rebound,
+    a function's code swapped, a class attribute replaced by an object that claims equality,
+    a name deleted; each reported once and put back."""
+    import sys
+    import types as pytypes
+
+    from keval_runner.tamper_snapshot import RunnerSnapshot
+
+    package = pytypes.ModuleType("snapshotted")
+    module = pytypes.ModuleType("snapshotted.mod")
+    exec("LIMIT = 5\n"
+         "def measure(x, scale=2):\n    return x * scale\n"
+         "class Clock:\n    rate = 1.0\n    def now(self):\n        return 0\n", module.__dict__)
+    sys.modules["snapshotted"], sys.modules["snapshotted.mod"] = package, module
+    try:
+        snapshot = RunnerSnapshot.take("snapshotted")
+        assert snapshot.changed() == []
+
+        class ClaimsEquality:
+            def __eq__(self, other):
+                return True
+            __hash__ = object.__hash__
+
+        module.Clock.rate = ClaimsEquality()  # alone: an == check would take it for the original
+        assert snapshot.changed() == ["snapshotted.mod.Clock.rate"]
+        assert type(module.Clock.rate) is float
+        original_code = module.measure.__code__
+        module.LIMIT = 6
+        module.measure.__code__ = (lambda x, scale=2: 0).__code__
+        del module.Clock.now
+        assert sorted(snapshot.changed()) == ["snapshotted.mod.Clock.now", "snapshotted.mod.LIMIT",
+                                              "snapshotted.mod.measure.__code__"]
+        assert module.LIMIT == 5 and module.measure.__code__ is original_code
+        assert module.Clock().now() == 0
+        assert snapshot.changed() == []
+        module.LIMIT = 7  # reported once: put back, not named again
+        assert snapshot.changed() == [] and module.LIMIT == 5
+    finally:
+        del sys.modules["snapshotted"], sys.modules["snapshotted.mod"]
