@@ -96,6 +96,13 @@ def sampling(results: list) -> dict:
             for band, e in sorted(bands.items())}
 
 
+def sampling_rounds(results: list) -> int:
+    """Rounds of the timing loop over the timed cases: the larger of the candidate's and its
+    first baseline's sample counts, case by case (alike since they sample in turns)."""
+    return sum(max(case.get("samples") or 0, case.get("ref_samples") or 0)
+               for result in results for case in result.get("cases") or [] if case.get("time_ms"))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -118,7 +125,10 @@ def main(argv=None) -> int:
                  if entry["keval_over_io"] else ""))
         alone = entry["phases"].get("alone", 0.0) * entry["n"]
         if alone:  # the other jobs wait meanwhile: the run's rate can be no better than this
-            print(f"{'':10s} alone with the GPU: {alone:.1f} s in all")
+            rounds = sampling_rounds(results)
+            print(f"{'':10s} alone with the GPU: {alone:.1f} s in all"
+                  + (f", {alone / rounds * 1e3:.2f} ms a round of samples ({rounds} rounds: the candidate's "
+                     f"and its first baseline's, warm-ups and cover fits included)" if rounds else ""))
     for band, entry in sampling(results).items():
         stopped = ", ".join(f"{reason} {count}" for reason, count in sorted(entry["stopped"].items()))
         print(f"sampling  {band}: {entry['cases']} timed cases, median samples {entry['median_samples']:g} "

@@ -244,3 +244,13 @@ def test_job_seconds_tells_how_sampling_stopped_by_the_baselines_time():
     assert bands["under 50 us"] == {"cases": 3, "median_samples": 70, "median_ref_samples": 71,
                                     "stopped": {"time_cap": 2, "converged": 1}}
     assert bands["50 us or more"]["cases"] == 1 and bands["50 us or more"]["stopped"] == {"converged": 1}
+
+
+def test_job_seconds_counts_rounds_of_the_timing_loop():
+    """A round: the candidate's and its first baseline's sample; the larger count a case."""
+    job_seconds = load_job_seconds()
+    rows = [{"cases": [{"time_ms": 1.0, "samples": 12, "ref_samples": 10},
+                       {"time_ms": 2.0, "samples": 9, "ref_samples": 30},
+                       {"time_ms": None, "samples": 0}]},  # not timed
+            {"cases": None}]
+    assert job_seconds.sampling_rounds(rows) == 42
