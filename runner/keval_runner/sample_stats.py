@@ -20,7 +20,10 @@ def relative_stdev(values) -> float:
     values = list(values)
     if len(values) < 2:
         return math.inf
-    mean = statistics.fmean(values)
+    mean = math.fsum(values) / len(values)
     if mean <= 0:
         return math.inf
-    return statistics.stdev(values) / mean
+    # In floats (fsum, two passes), not statistics.stdev's exact fractions: the stopping rule
+    # reads it after every sample, and at 100 samples those took 130 us, these 15.
+    squares = math.fsum((value - mean) ** 2 for value in values)
+    return math.sqrt(squares / (len(values) - 1)) / mean

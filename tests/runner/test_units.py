@@ -91,6 +91,18 @@ def test_stop_rule_allows_more_spread_as_samples_add_up():
     assert relative_stdev([2.0, 2.0]) == 0.0 and relative_stdev([1.0]) == float("inf")
 
 
+def test_relative_stdev_is_the_sample_stdev_over_the_mean():
+    import random
+    import statistics
+
+    draw = random.Random(7)
+    for n in (2, 3, 10, 100):
+        values = [draw.uniform(0.004, 40.0) for _ in range(n)]
+        exact = statistics.stdev(values) / statistics.fmean(values)
+        assert relative_stdev(values) == pytest.approx(exact, rel=1e-12)
+    assert relative_stdev([0.0, 0.0]) == float("inf")  # a mean at 0
+
+
 def test_stop_rule_stops_where_the_harness_spread_outweighs_the_samples():
     """A few-us kernel whose samples spread 3% stops once the median's standard error is 15% of
     the harness's 7% spread (13 samples), not at 360; a 1 ms one keeps target_rel_stdev's rule."""
