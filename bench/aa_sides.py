@@ -6,7 +6,8 @@ OUT is a run's --out folder (or its keval.db). For each timed case of the chosen
 side (the candidate, timed in the guest, and its baseline, in the warden): samples, the
 median event time, the median of the first and of the last third of its samples (a side
 still warming, or drifting), the median gap of its host time over its event time (host work
-the launch cover did not hide), its launch cover, and how it stopped. A ratio off 1.00x that
+the launch cover did not hide), its launch cover, the slowest enqueue its cover's fit saw, and
+how it stopped. A ratio off 1.00x that
 shows in one side's gap or cover, or only in its first samples, points at the harness.
 """
 import argparse
@@ -48,7 +49,8 @@ def side_figures(message: dict) -> dict:
             "first": statistics.median(samples[:third]) if samples else None,
             "last": statistics.median(samples[-third:]) if samples else None,
             "gap": statistics.median(gaps) if gaps else None,
-            "cover": message.get("launch_cover_ms"), "stop": message.get("stop_reason")}
+            "cover": message.get("launch_cover_ms"), "stop": message.get("stop_reason"),
+            "fit": max(message.get("cover_fit_enqueues_us") or [], default=None)}
 
 
 def fmt(value, unit="") -> str:
@@ -60,13 +62,14 @@ def report(found: list) -> None:
     for task, message in found:
         by_case.setdefault((task, message.get("case"), message.get("dtype")), {})[message.get("who")] = message
     print(f"{'task':<22} {'case':<14} {'dtype':<9} {'side':<10} {'n':>4} {'median':>9} {'first 1/3':>9} {'last 1/3':>9} "
-          f"{'host gap':>9} {'cover':>8}  stop   (times in us)")
+          f"{'host gap':>9} {'cover':>8} {'fit':>8}  stop   (times in us; fit: the cover fit's slowest enqueue)")
     for (task, case, dtype), sides in sorted(by_case.items()):
         candidate = side_figures(sides["candidate"]) if "candidate" in sides else None
         for who, message in sorted(sides.items(), key=lambda item: item[0] != "candidate"):
             f = side_figures(message)
             print(f"{task:<22} {case:<14} {dtype:<9} {who:<10} {f['n']:>4} {fmt(f['median']):>9} {fmt(f['first']):>9} "
-                  f"{fmt(f['last']):>9} {fmt(f['gap']):>9} {fmt(f['cover']):>8}  {f['stop']}")
+                  f"{fmt(f['last']):>9} {fmt(f['gap']):>9} {fmt(f['cover']):>8} "
+                  f"{'-' if f['fit'] is None else format(f['fit'], '.2f'):>8}  {f['stop']}")
         baselines = [side_figures(m) for w, m in sides.items() if w != "candidate"]
         if candidate and candidate["median"] and baselines and baselines[0]["median"]:
             print(f"{'':<22} {'':<14} {'':<9} ratio      {candidate['median'] / baselines[0]['median']:.4f}x")

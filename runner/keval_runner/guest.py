@@ -259,7 +259,8 @@ class Guest:
             self.reply(self.failed(exc))
             self.check_device()
             return
-        self.reply({"ok": True, "l2_persisting_bytes": self.sampler.reset_l2()})
+        self.reply({"ok": True, "l2_persisting_bytes": self.sampler.reset_l2(),
+                    "fit_enqueues_us": self.sampler.fit_enqueues_us()})
 
     def peak_memory(self, header, fds) -> None:
         self.reply({"ok": True, "gpu_bytes": peak_memory.gpu_bytes()})

@@ -9,6 +9,7 @@ checks and its persisting-L2 limit are what the guest reports (evidence: docs/tr
 import math
 
 from .interleaved_timing import Contender
+from .launch_cover import MOST_FIT_PROBES
 
 
 class GuestCallFailed(Exception):
@@ -47,7 +48,11 @@ class GuestContender(Contender):
 
     def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
         """The guest warms its call up, then fits its launch cover to it (kept for its samples)."""
-        self._ask({"op": "warm_up", "key": self.key, "count": count, "cover_cap_us": cover_cap_us})
+        reply = self._ask({"op": "warm_up", "key": self.key, "count": count, "cover_cap_us": cover_cap_us})
+        enqueues = reply.get("fit_enqueues_us")
+        # the guest's word, shown beside its cover (kept only when it is a few times)
+        if isinstance(enqueues, list) and len(enqueues) <= MOST_FIT_PROBES:
+            self.fit_enqueues_us = [_milliseconds(us, "fit_enqueues_us") for us in enqueues]
 
     def sample(self, sampler, cover_cap_us=None) -> tuple:
         reply = self._ask({"op": "sample", "key": self.key, "k": self.k, "index": len(self.samples),

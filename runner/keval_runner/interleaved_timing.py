@@ -71,6 +71,11 @@ class Sampler:
             return None
         return self.cover.fit_us(next_call, _clock, lambda: _synchronize(self.device), cap_us)
 
+    def fit_enqueues_us(self) -> list:
+        """The host's enqueue of each probe call of the last fit (µs, rounded): a long cover
+        read against what its fit saw."""
+        return [round(us, 1) for us in self.cover.fit_enqueues_us] if self.cover is not None else []
+
     def take_covered(self, next_call, cover_us, cap_us=None, index: int = 0) -> tuple:
         """((event_ms, host_ms, cover_ms, output), cover_us) of the call next_call() readies, the
         contender's sample `index`: a sample whose enqueue outlasted a fitted cover is taken
@@ -141,6 +146,7 @@ class Contender:
         self.sm_mhz = []  # per kept sample: the SM clock read after it (dataset provenance)
         self.sm_default_mhz = None
         self.cover_us = None  # the launch cover fitted to this contender's call (None: the settings')
+        self.fit_enqueues_us = []  # its fit's probe enqueues (µs)
 
     def next_call(self):
         call = self.prepare(self.k)
@@ -152,6 +158,7 @@ class Contender:
         for _ in range(count):
             self.next_call()()
         self.cover_us = sampler.fit_cover(self.next_call, cover_cap_us)
+        self.fit_enqueues_us = sampler.fit_enqueues_us()
 
     def sample(self, sampler: Sampler, cover_cap_us=None) -> tuple:
         """(event_ms, host_ms, cover_ms, output) of the next call, its cover lengthened (at most
@@ -240,6 +247,7 @@ def timing_fields(contender: Contender, device: torch.device) -> dict:
             "stop_reason": contender.reason, "low_clock_discarded": contender.low_clock_discarded,
             "l2_persisting_bytes": contender.l2_persisting_bytes,
             "launch_cover_ms": median(contender.cover_ms) if contender.cover_ms else 0.0,
+            "cover_fit_enqueues_us": contender.fit_enqueues_us,
             "sm_clock_mhz": median(contender.sm_mhz) if contender.sm_mhz else None,
             "sm_clock_default_mhz": contender.sm_default_mhz}
 

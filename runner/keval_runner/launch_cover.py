@@ -41,6 +41,7 @@ MAX_COVER_US = 5_000
 # nearly as long, to tell a slow enqueue from a call that waits for the GPU.
 PROBE_COVER_US = 1_000
 _FIT_PROBES = 3
+MOST_FIT_PROBES = 2 * _FIT_PROBES  # two rounds at most: behind PROBE_COVER_US, then MAX_COVER_US
 # A sample whose enqueue outlasted its cover is taken again at most this many times.
 RETAKES = 3
 
@@ -69,6 +70,7 @@ class LaunchCover:
     def __init__(self, kernel, blocks: int, duration_ns: int):
         self._kernel, self._blocks, self._duration_ns = kernel, blocks, duration_ns
         self._begin = _Event(enable_timing=True)
+        self.fit_enqueues_us = []  # the last fit's probe enqueues, every round's (diagnostics)
 
     @property
     def base_us(self) -> float:
@@ -106,8 +108,11 @@ class LaunchCover:
         enqueues behind a probing cover (PROBE_COVER_US, then the longest when one lasted about
         as long), never under the base length nor over `cap_us`. The base length when an
         enqueue lasted as long as the longest cover: the call waits for the GPU."""
+        self.fit_enqueues_us = []
         for probe_us in (max(PROBE_COVER_US, self.base_us), MAX_COVER_US):
-            slowest = self._slowest_enqueue_us(next_call, clock, synchronize, probe_us)
+            enqueues = self._enqueues_us(next_call, clock, synchronize, probe_us)
+            self.fit_enqueues_us += enqueues
+            slowest = max(enqueues)
             if slowest < 0.9 * probe_us:
                 break
         if slowest >= 0.9 * MAX_COVER_US:
@@ -118,17 +123,17 @@ class LaunchCover:
         """The longest cover a call may get: MAX_COVER_US, or `cap_us` within [base, MAX]."""
         return MAX_COVER_US if cap_us is None else max(self.base_us, min(cap_us, MAX_COVER_US))
 
-    def _slowest_enqueue_us(self, next_call, clock, synchronize, probe_us: float) -> float:
-        slowest = 0.0
+    def _enqueues_us(self, next_call, clock, synchronize, probe_us: float) -> list:
+        enqueues = []
         for _ in range(_FIT_PROBES):
             call = next_call()
             synchronize()
             self.start(probe_us)
             began = clock()
             call()
-            slowest = max(slowest, (clock() - began) * 1e6)
+            enqueues.append((clock() - began) * 1e6)
             synchronize()
-        return slowest
+        return enqueues
 
     def longer_us(self, cover_us, enqueue_ms: float, cover_ms: float, cap_us=None):
         """The cover the next try needs when a sample's enqueue (host, from before the cover to

@@ -48,6 +48,7 @@ def test_a_call_slower_to_enqueue_than_the_cover_gets_a_cover_that_outlasts_it()
     assert abs(fitted - (1.5 * 900 + 20)) < 1e-6
     # probed behind the probing cover, then, as long as that, behind the longest
     assert kernel.launched_ns == [PROBE_COVER_US * 1000] * 3 + [MAX_COVER_US * 1000] * 3
+    assert [round(us) for us in launch_cover.fit_enqueues_us] == [900] * 6  # every probe's, kept
 
 
 def test_a_quick_call_keeps_the_settings_cover():
@@ -55,6 +56,7 @@ def test_a_quick_call_keeps_the_settings_cover():
     clock = FakeClock(kernel)
     assert launch_cover.fit_us(clock.call_taking(enqueue_us=30), clock, lambda: None) == 200
     assert kernel.launched_ns == [PROBE_COVER_US * 1000] * 3  # never behind the longest cover
+    assert [round(us) for us in launch_cover.fit_enqueues_us] == [30] * 3
     launch_cover.start()
     assert kernel.launched_ns[-1] == 200_000
 

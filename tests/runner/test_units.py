@@ -707,3 +707,27 @@ def test_the_runner_snapshot_finds_every_kind_of_rebinding_by_identity():
         assert snapshot.changed() == [] and module.LIMIT == 5
     finally:
         del sys.modules["snapshotted"], sys.modules["snapshotted.mod"]
+
+
+def test_the_guests_cover_fit_is_kept_only_as_a_few_times():
+    """The guest's fit probes go beside its cover in the timing message: a short list of times
+    is kept, anything longer or not a list is left out, a value that is no time is misbehaving."""
+    from keval_runner.guest_process import GuestMisbehaved
+    from keval_runner.guest_timing import GuestContender
+
+    class Job:
+        def __init__(self, enqueues):
+            self.enqueues = enqueues
+
+        def ask(self, header, stage, where):
+            return {"ok": True, "fit_enqueues_us": self.enqueues}, None, None
+
+    def fitted(enqueues):
+        contender = GuestContender(Job(enqueues), "k", [], {})
+        contender.warm_up(3, sampler=None)
+        return contender.fit_enqueues_us
+
+    assert fitted([310.5, 280.0, 295]) == [310.5, 280.0, 295.0]
+    assert fitted([1.0] * 7) == [] and fitted("fast") == [] and fitted(None) == []
+    with pytest.raises(GuestMisbehaved):
+        fitted([1.0, float("nan")])
