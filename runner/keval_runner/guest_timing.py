@@ -20,7 +20,8 @@ class GuestCallFailed(Exception):
         self.reply = reply
 
 
-def _milliseconds(value, name: str, optional: bool = False):
+def _time(value, name: str, optional: bool = False):
+    """A time the guest reported (ms or µs): a finite number of 0 or more, else it misbehaved."""
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
@@ -52,7 +53,7 @@ class GuestContender(Contender):
         enqueues = reply.get("fit_enqueues_us")
         # the guest's word, shown beside its cover (kept only when it is a few times)
         if isinstance(enqueues, list) and len(enqueues) <= MOST_FIT_PROBES:
-            self.fit_enqueues_us = [_milliseconds(us, "fit_enqueues_us") for us in enqueues]
+            self.fit_enqueues_us = [_time(us, "fit_enqueues_us") for us in enqueues]
 
     def sample(self, sampler, cover_cap_us=None) -> tuple:
         reply = self._ask({"op": "sample", "key": self.key, "k": self.k, "index": len(self.samples),
@@ -61,9 +62,9 @@ class GuestContender(Contender):
         self.checks, self.mismatches = _count(reply.get("checks")), _count(reply.get("mismatches"))
         # The reported cover is not checked against the cap: its measured length includes any
         # other process's kernels queued before it (47 ms beside the hostile suite's busy jobs).
-        return (_milliseconds(reply.get("event_ms"), "event_ms"),
-                _milliseconds(reply.get("host_ms"), "host_ms", optional=True),
-                _milliseconds(reply.get("cover_ms"), "cover_ms", optional=True), None)
+        return (_time(reply.get("event_ms"), "event_ms"),
+                _time(reply.get("host_ms"), "host_ms", optional=True),
+                _time(reply.get("cover_ms"), "cover_ms", optional=True), None)
 
     def charge_l2(self, sampler) -> None:
         """The guest resets its own context's limit before each sample and reports it."""

@@ -31,7 +31,7 @@ def _function_parts(fn) -> list:
 
 class _IdentityCheck:
     """Whether every entry still holds its original object, compared by identity in C calls
-    (itemgetter, attrgetter, map over operator.is_): the guest checks after every reply, a
+    (itemgetter, attrgetter, map over operator.is_): the guest checks before every reply, a
     timing sample's included, and a Python loop over some 4,000 entries took about 2 ms.
     Never ==: a replacement's own __eq__ could claim to be the original."""
 
