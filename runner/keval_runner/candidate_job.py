@@ -23,12 +23,12 @@ from .guest_process import GuestMisbehaved
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
-from .inputs import build_inputs, drawn_bytes, draws_on_device, tensors_in, torch_device
+from .inputs import build_inputs, drawn_bytes, draws_on_device, input_bytes, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
 from .output_saver import OutputSaver
 from .phases import phase
-from .rotation import derived_seeds, input_bytes, one_buffer_bytes, rotation_buffers, rotation_set_count
+from .rotation import derived_seeds, one_buffer_bytes, rotation_buffers, rotation_set_count
 from .sealed_outputs import open_sealed_outputs
 from .shared_args import describe_args, outputs_from_payload
 from .task_files import load_reference_module
@@ -260,10 +260,10 @@ class CandidateJob:
         try:
             for seed in seeds:
                 add(seed)
-            if self.device.type != "cuda" or not sets:
+            if not self.rotation_target() or not sets:
                 return sets
             first = sets[0][1].args if share else sets[0][1]
-            wanted = rotation_set_count(len(sets), input_bytes(first), 2 * l2_bytes(self.device))
+            wanted = rotation_set_count(len(sets), input_bytes(first), self.rotation_target())
             for seed in derived_seeds(list(case.get("seeds") or []), wanted - len(sets)):
                 if not add(seed):
                     break
@@ -272,6 +272,11 @@ class CandidateJob:
             for _, item in sets if share else []:
                 item.close()
             raise
+
+    def rotation_target(self) -> int:
+        """The bytes a timed case's sets rotate past with derived sets: twice the L2 on CUDA,
+        0 on the CPU (the seeds' sets only)."""
+        return 2 * l2_bytes(self.device) if self.device.type == "cuda" else 0
 
     def rotation_buffers(self, set_bytes: int):
         """How many of a timed case's input sets (of `set_bytes` each) keep buffers of their

@@ -166,7 +166,7 @@ def drawn_bytes(make_inputs, case: dict, seed: int, device: torch.device, on_dev
     """The bytes of one input set's tensors as build_inputs would return them, with no copy
     made to the device (the memo's set, or one drawn and kept there as build_inputs would)."""
     drawn, _ = _made_inputs(make_inputs, case, seed, torch.device(device) if on_device else None)
-    return sum(t.numel() * t.element_size() for t in tensors_in(drawn))
+    return input_bytes(drawn)
 
 
 def draws_on_device(request: dict) -> bool:
@@ -203,6 +203,11 @@ def prebuild(make_inputs, planned: list, threads: int = 1) -> int:
     for (case, seed), args in zip(missing, drawn):
         _remember(_memo_key(make_inputs, case, seed, cpu), args)
     return len(missing)
+
+
+def input_bytes(args) -> int:
+    """The bytes of the tensors among a call's arguments (tensors_in)."""
+    return sum(t.numel() * t.element_size() for t in tensors_in(args))
 
 
 def tensors_in(args) -> list:

@@ -73,10 +73,6 @@ def rotation_bytes(set_sizes: list, buffers) -> int:
     return sum(set_sizes) + sum(set_sizes[:buffers or len(set_sizes)])
 
 
-def input_bytes(args) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors_in(args))
-
-
 def _signature(args) -> list:
     return [(tuple(t.shape), tuple(t.stride()), t.dtype, t.device) for t in tensors_in(args)]
 

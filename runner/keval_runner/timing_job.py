@@ -28,14 +28,14 @@ from .compare import tensors_identical
 from .errors import describe
 from .guest_process import GuestGone
 from .guest_timing import GuestCallFailed
+from .inputs import input_bytes
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
 from .loading import find_entry, load_module
 from .phases import phase
-from .rotation import InputRotation, input_bytes, rotation_bytes, rotation_set_count
+from .rotation import InputRotation, rotation_bytes, rotation_set_count
 from .task_files import load_reference_module
-from .timing import l2_bytes
 
 
 # Prepared cases measured in one stretch hold at most this much on the device (or one larger
@@ -133,7 +133,7 @@ class TimingJob(CandidateJob):
             sets = self.rotation_sets(case, seeds, share=True)
             for _, call in sets:
                 call.keep_private()
-            shared += [call for _, call in sets]
+                shared.append(call)
             rotation = InputRotation(fn, [(seed, call.args) for seed, call in sets], {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))
         return PreparedCase(case, seeds[0], candidate, contenders, held_bytes, first_outputs, shared)
@@ -175,8 +175,7 @@ class TimingJob(CandidateJob):
         size = self._input_bytes(case, case["seeds"][0])
         if size is None:
             return None
-        target = 2 * l2_bytes(self.device) if self.device.type == "cuda" else 0
-        sets = rotation_set_count(len(case["seeds"]), size, target)
+        sets = rotation_set_count(len(case["seeds"]), size, self.rotation_target())
         return (1 + baselines) * rotation_bytes([size] * sets, self.rotation_buffers(size))
 
     def measure_batch(self, batch: list) -> None:

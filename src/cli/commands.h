@@ -42,6 +42,9 @@ void use_python(const std::string& python);
 // --max-seconds and --max-samples of run, validate and sweep (engine/run_session.h's RunOptions).
 void add_timing_limit_options(CLI::App* cmd, struct RunOptions* options);
 
+// --baseline of run and validate: a comma list of golden, eager, compile into `baselines`.
+void add_baseline_option(CLI::App* cmd, std::vector<std::string>& baselines, const std::string& help);
+
 // The goldens of the selected tasks, as submissions of their own tasks.
 std::vector<struct Submission> golden_submissions(const class Suite& suite, const std::string& glob);
 

@@ -28,10 +28,8 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", options->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")
       ->delimiter(',');
-  cmd->add_option("--baseline", options->baselines,
-                  "time against golden (default), eager or compile; repeat for several, the first is the speedup baseline")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"golden", "eager", "compile"}));
+  add_baseline_option(cmd, options->baselines,
+                      "time against golden (default), eager or compile; repeat for several, the first is the speedup baseline");
   cmd->add_option("--golden-from", options->golden_from,
                   "reuse golden timings recorded on this GPU by `keval golden record` (or set KEVAL_GOLDEN_DIR)");
   cmd->add_flag("--fresh-process", options->fresh_process_per_job,

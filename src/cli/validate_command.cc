@@ -41,11 +41,9 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--status", *status,
                   "write a STATUS.md of golden times, efficiency and speedups over eager/torch.compile");
   auto baselines = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("--baseline", *baselines,
-                  "time the goldens against these (default eager; with --status eager,compile); the "
-                  "first is the speedup baseline, the rest go to cases[].baseline_ms")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"golden", "eager", "compile"}));
+  add_baseline_option(cmd, *baselines,
+                      "time the goldens against these (default eager; with --status eager,compile); the "
+                      "first is the speedup baseline, the rest go to cases[].baseline_ms");
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
   add_timing_limit_options(cmd, options.get());
   auto no_timing = std::make_shared<bool>(false);

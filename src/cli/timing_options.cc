@@ -1,4 +1,5 @@
-// --max-seconds and --max-samples: how long each case is timed (commands.h).
+// --max-seconds and --max-samples: how long each case is timed; --baseline: against what
+// (commands.h).
 #include "cli/commands.h"
 #include "engine/run_session.h"
 
@@ -11,6 +12,12 @@ void add_timing_limit_options(CLI::App* cmd, RunOptions* options) {
   cmd->add_option("--max-samples", options->timing_max_samples,
                   "timing: samples per case at most (default 100 on a GPU, 3 on the CPU)")
       ->check(CLI::Range(1, 100000));
+}
+
+void add_baseline_option(CLI::App* cmd, std::vector<std::string>& baselines, const std::string& help) {
+  cmd->add_option("--baseline", baselines, help)
+      ->delimiter(',')
+      ->check(CLI::IsMember({"golden", "eager", "compile"}));
 }
 
 }  // namespace keval
