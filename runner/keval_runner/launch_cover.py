@@ -48,11 +48,16 @@ RETAKES = 3
 
 @functools.lru_cache(maxsize=None)
 def _spin_kernel():
-    """One kernel object per process: Triton keeps its compiled binaries per object."""
+    """One kernel object per process: Triton keeps its compiled binaries per object.
+
+    Triton compiles a kernel again for an int argument that is, or is not, a multiple of 16
+    (or is 1): fitted lengths are seldom multiples of 16 ns, so a process's first fitted cover
+    would load a second binary inside a timed sample, whose enqueue then outlasts its cover
+    and gets it lengthened for the rest of the case. One binary serves every length."""
     import triton
     import triton.language as tl
 
-    @triton.jit
+    @triton.jit(do_not_specialize=["duration_ns"])
     def _keval_launch_cover(duration_ns):
         start = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=tl.int64,
                                           is_pure=False, pack=1)

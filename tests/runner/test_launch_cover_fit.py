@@ -202,3 +202,23 @@ def test_each_sample_moves_the_calls_buffers_with_pads_drawn_alike_in_every_proc
     for small, large in drawn:
         assert 0 < small < 1 << 20 and small % 512 == 0  # the allocator's small pool
         assert 1 << 20 < large < 3 << 20 and large % 512 == 0  # its large pool
+
+
+def test_every_cover_length_launches_one_compiled_spin_kernel(monkeypatch):
+    # Triton binds an int argument to a kernel variant by its value (a multiple of 16 or not,
+    # 1): a fitted length that needed another variant compiled inside a timed sample.
+    from triton.runtime.jit import create_function_from_signature
+
+    from keval_runner.launch_cover import _spin_kernel
+
+    _spin_kernel.cache_clear()
+    try:
+        with monkeypatch.context() as patch:
+            patch.delenv("TRITON_INTERPRET", raising=False)  # the compiled kernel, not the interpreter's
+            kernel = _spin_kernel()
+    finally:
+        _spin_kernel.cache_clear()
+    bind = create_function_from_signature(kernel.signature, kernel.params, None)
+    lengths_ns = [1, 200_000, 200_001, 1_000_000, 1_234_567, MAX_COVER_US * 1000 - 1]
+    variants = {str(bind(ns)[1]) for ns in lengths_ns}
+    assert len(variants) == 1, variants

@@ -78,3 +78,14 @@ def test_side_stream_work_cannot_hide_under_the_cover():
     covered = _measure(call, _cover())
     host, event = _median(covered.host_samples), _median(covered.samples)
     assert host > 0.04 and host > 4 * event, (host, event)
+
+
+def test_covers_of_any_length_use_the_binary_compiled_at_open():
+    from keval_runner.launch_cover import _spin_kernel
+
+    cover = _cover()
+    for us in (123.457, 200.001, 1_000, 4_999.99):
+        cover.start(us)
+    torch.cuda.synchronize()
+    compiled = _spin_kernel().device_caches[torch.cuda.current_device()][0]
+    assert len(compiled) == 1, list(compiled)
