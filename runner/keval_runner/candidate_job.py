@@ -39,7 +39,8 @@ class SharedCall:
 
     def __init__(self, args, guard_bytes: int):
         self.buffers = []
-        self.guards = checks.GuardBands(args, guard_bytes, allocate=shared_allocator(self.buffers))
+        allocate = shared_allocator(self.buffers, checks.guarded_bytes_by_device(args, guard_bytes))
+        self.guards = checks.GuardBands(args, guard_bytes, allocate=allocate)
         self.args = self.guards.args
         self.inputs = tensors_in(self.args)
         self.fields, self.fds = describe_args(self.args, self.buffers)

@@ -91,6 +91,12 @@ def storage_span(t: torch.Tensor) -> torch.Tensor:
     return t.as_strided((_span_elements(t),), (1,), t.storage_offset())
 
 
+def guarded_bytes(t: torch.Tensor, guard_bytes: int) -> int:
+    """What Guarded asks its allocator for to place t (its gradient apart): the guards, t's
+    span, and room to start it 256-byte aligned."""
+    return guard_size(guard_bytes) * 2 + _span_elements(t) * t.element_size() + GUARD_ALIGN
+
+
 class Guarded:
     """One input placed between guard bands; `tensor` has the input's shape, strides and dtype."""
 
@@ -100,7 +106,7 @@ class Guarded:
         data_bytes = span * t.element_size()
         total = self.guard * 2 + data_bytes
         allocate = allocate or _plain_allocation
-        raw = allocate(total + GUARD_ALIGN, t.device)
+        raw = allocate(guarded_bytes(t, guard_bytes), t.device)
         shift = (-raw.data_ptr()) % GUARD_ALIGN  # the data starts 256-byte aligned (as cudaMalloc's)
         self.buffer = raw[shift: shift + total]
         self.canary = canary_bytes(t.dtype, self.guard, finite).to(t.device)
@@ -118,13 +124,31 @@ class Guarded:
         if t.requires_grad and t.is_leaf:
             # an optimizer's parameter (TritonBench-T's Adam): a leaf, with its gradient
             self.tensor.requires_grad_(True)
-            if t.grad is not None:
+            if _has_guarded_grad(t):
                 self.tensor.grad = Guarded(t.grad.detach(), 0, allocate=allocate).tensor
 
     def intact(self) -> bool:
         head = self.buffer[: self.guard]
         tail = self.buffer[self.guard + self.data_bytes:]
         return bool(torch.equal(head, self.canary)) and bool(torch.equal(tail, self.canary))
+
+
+def _has_guarded_grad(t: torch.Tensor) -> bool:
+    return t.requires_grad and t.is_leaf and t.grad is not None
+
+
+def guarded_bytes_by_device(args, guard_bytes: int) -> dict:
+    """{device: bytes} GuardBands(args, guard_bytes) asks its allocator for, in all."""
+    needed = {}
+
+    def count(t, guard):
+        needed[t.device] = needed.get(t.device, 0) + guarded_bytes(t, guard)
+        if _has_guarded_grad(t):
+            count(t.grad, 0)
+        return t
+
+    map_tensors(args, lambda t: count(t, guard_bytes))
+    return needed
 
 
 class GuardBands:

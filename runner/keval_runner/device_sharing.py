@@ -178,12 +178,31 @@ class HostBuffer:
             self.fd = -1
 
 
-def shared_allocator(buffers: list):
+def shared_allocator(buffers: list, needed=None):
     """An allocator for checks.Guarded: memory the guest can map (a memfd on the CPU, a
     DeviceBuffer on a GPU); each buffer is kept in `buffers` (for its fd) until the warden is
-    done with the call."""
-    def allocate(nbytes: int, device: torch.device) -> torch.Tensor:
+    done with the call.
+
+    needed: {device: bytes} that the call's allocations take in all (checks.guarded_bytes_by_device):
+    then one buffer a device holds them all, one after another. One descriptor a call, where one
+    an input went past the 253 a message can carry (a list of 300 tensors; 16 input sets of 16);
+    and on a GPU one rounding up to the driver's 2 MiB a call instead of one an input. An
+    allocation that does not fit gets a buffer of its own."""
+    needed = dict(needed or {})
+    arenas = {}  # device -> [the buffer's tensor, its next free byte]
+
+    def own(nbytes: int, device: torch.device):
         shared = HostBuffer(nbytes) if device.type == "cpu" else DeviceBuffer(nbytes, device)
         buffers.append(shared)
         return shared.tensor
+
+    def allocate(nbytes: int, device: torch.device) -> torch.Tensor:
+        arena = arenas.get(device)
+        if arena is None and needed.get(device, 0) >= nbytes:
+            arena = arenas[device] = [own(needed.pop(device), device), 0]
+        if arena is None or arena[1] + nbytes > arena[0].numel():
+            return own(nbytes, device)
+        start = arena[1]
+        arena[1] += nbytes
+        return arena[0][start: start + nbytes]
     return allocate

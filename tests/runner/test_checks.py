@@ -412,9 +412,48 @@ def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory(
     before = open_fds()
     call = SharedCall((torch.arange(6.0), torch.ones(3)), 0)
     made = open_fds()  # each memfd, and the mapping's own duplicate of it (Python's mmap)
-    assert made > before and len(call.fds) == 2
+    assert made > before and len(call.fds) == 1  # one memfd for both inputs
     call.keep_private()
-    assert open_fds() == made - 2 and call.fds == []
+    assert open_fds() == made - 1 and call.fds == []
     assert call.args[0].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]  # still mapped
     call.close()
     assert open_fds() == before
+
+
+def test_a_calls_inputs_share_one_buffer_and_keep_a_guard_band_each():
+    from keval_runner.candidate_job import SharedCall
+    from keval_runner.guest_channel import Channel
+    from keval_runner.shared_args import ArgsOpener
+
+    weight = torch.randn(4, requires_grad=True)
+    weight.grad = torch.full((4,), 2.0)
+    xs = [torch.randn(10 + k) for k in range(300)]
+    call = SharedCall((xs, weight, torch.arange(6).view(2, 3).t()), 4096)
+    assert len(call.fds) == 1  # a descriptor an input would be 302, past what a message carries
+    warden, guest = Channel.pair()
+    warden.send({"op": "call"}, fds=call.fds)
+    _, _, fds = guest.receive()
+    seen = ArgsOpener(torch.device("cpu")).open(call.fields, fds, [])
+    assert all(torch.equal(a, b) for a, b in zip(seen[0], xs))
+    assert torch.equal(seen[1], weight.detach()) and torch.equal(seen[1].grad, weight.grad)
+    assert torch.equal(seen[2], torch.arange(6).view(2, 3).t())
+    assert call.guards.violations() == []
+    past_end = seen[0][7].as_strided((1,), (1,), seen[0][7].storage_offset() + seen[0][7].numel())
+    past_end.fill_(1.0)  # the guest writes one element past input 7, into its own guard band
+    assert call.guards.violations() == [7]
+    call.close()
+
+
+def test_a_task_of_300_inputs_is_called_and_timed_through_the_guest(runner, jobs):
+    import os
+
+    task_dir = os.path.join(FIXTURES, "tasks", "many_inputs")
+    cases = [case(n=16, seeds=[1, 2])]
+    messages = runner.run(jobs.candidate("sums_many", cases=cases, entry="sum_all", task_dir=task_dir))
+    assert of_type(messages, "error") == []
+    assert [c["ok"] for c in of_type(messages, "call")] == [True, True]
+    request = timing_job(jobs, cases, candidate="sums_many", entry="sum_all", task_dir=task_dir)
+    request["baselines"][0]["code_file"] = os.path.join(task_dir, "golden.py")
+    messages = runner.run(request)
+    assert of_type(messages, "error") == []
+    assert sorted(t["who"] for t in of_type(messages, "timing")) == ["candidate", "golden"]
