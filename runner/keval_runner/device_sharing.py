@@ -183,11 +183,11 @@ def shared_allocator(buffers: list, needed=None):
     DeviceBuffer on a GPU); each buffer is kept in `buffers` (for its fd) until the warden is
     done with the call.
 
-    needed: {device: bytes} that the call's allocations take in all (checks.guarded_bytes_by_device):
-    then one buffer a device holds them all, one after another. One descriptor a call, where one
-    an input went past the 253 a message can carry (a list of 300 tensors; 16 input sets of 16);
-    and on a GPU one rounding up to the driver's 2 MiB a call instead of one an input. An
-    allocation that does not fit gets a buffer of its own."""
+    needed: {device: bytes} the call's allocations take in all (checks.guarded_bytes_by_device);
+    one buffer a device then holds them one after another. So a call needs one descriptor, not
+    one an input (a list of 300 tensors, or 16 input sets of 16, went past the 253 a message
+    can carry), and on a GPU one rounding up to the driver's 2 MiB. An allocation that does
+    not fit gets a buffer of its own."""
     needed = dict(needed or {})
     arenas = {}  # device -> [the buffer's tensor, its next free byte]
 
