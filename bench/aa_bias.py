@@ -144,7 +144,7 @@ def report_interval_coverage(results_path: pathlib.Path) -> None:
 def run_command(args, out: pathlib.Path) -> list:
     """The keval command of an A/A run of args.suite into out."""
     limits = []
-    for flag in ("max_samples", "max_seconds"):
+    for flag in ("max_samples", "min_samples", "max_seconds"):
         if getattr(args, flag):
             limits += ["--" + flag.replace("_", "-"), getattr(args, flag)]
     common = ["--out", str(out), "--device", args.device, "--jobs", args.jobs, *limits]
@@ -169,6 +169,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="output folder of the A/A run")
     parser.add_argument("--from", dest="source", help="read this finished run instead of running one")
     parser.add_argument("--max-samples", help="timing samples per case at most (keval run's flag)")
+    parser.add_argument("--min-samples", help="timing samples per case at least (keval run's flag; with the same "
+                        "--max-samples, a record for bench/stop_rule_replay.py)")
     parser.add_argument("--max-seconds", help="timing seconds per case at most (keval run's flag)")
     parser.add_argument("--bound", type=float, help="exit 1 when |median - 1| exceeds this")
     parser.add_argument("--baseline", help="baselines to time, comma-separated (keval's --baseline)")

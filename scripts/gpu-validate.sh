@@ -84,13 +84,15 @@ PY
     aa-kbx) P=${PEERS:-.device/peers}
           # A/A on KernelBenchX (issue 19): its references timed against themselves AA_RUNS times
           # (default 2, each cut at STEP_TIMEOUT; AA_BASELINE=golden,eager: the golden in the guest
-          # against itself in the warden, eager beside it), the runs side by side (bench/aa_compare.py),
+          # against itself in the warden, eager beside it; AA_SAMPLES=N: N samples of every case,
+          # for bench/stop_rule_replay.py), the runs side by side (bench/aa_compare.py),
           # then both sides of AA_SIDES_TASKS' cases from the first run's keval.db (aa_sides.py)
           runs=()
           for ((k = 1; k <= ${AA_RUNS:-2}; k++)); do
             rm -rf "/tmp/kv-aa-$k"
             $T $KEVAL_PYTHON bench/aa_bias.py --suite "kernelbenchx:$P/KernelBenchX:any-code" --tasks "${PEER_TASKS:-a*,b*,c*}" \
-              --device "$DEVICE" --jobs "$JOBS" --out "/tmp/kv-aa-$k" ${AA_BASELINE:+--baseline "$AA_BASELINE"} > "$LOG/aa-kbx-$k.txt" 2>&1
+              --device "$DEVICE" --jobs "$JOBS" --out "/tmp/kv-aa-$k" ${AA_BASELINE:+--baseline "$AA_BASELINE"} \
+              ${AA_SAMPLES:+--min-samples "$AA_SAMPLES" --max-samples "$AA_SAMPLES" --max-seconds 10} > "$LOG/aa-kbx-$k.txt" 2>&1
             cp "/tmp/kv-aa-$k/results.jsonl" "$LOG/aa-kbx-$k-results.jsonl" 2>/dev/null
             cp "/tmp/kv-aa-$k/keval.db" "$LOG/aa-kbx-$k.db" 2>/dev/null
             runs+=("/tmp/kv-aa-$k")
@@ -98,6 +100,7 @@ PY
           { grep -H "^overall\|^baseline\|^speedup" "$LOG"/aa-kbx-*.txt
             $KEVAL_PYTHON bench/aa_compare.py "runs=$(IFS=,; echo "${runs[*]}")"
             $KEVAL_PYTHON bench/aa_sides.py /tmp/kv-aa-1 --tasks "${AA_SIDES_TASKS:-argmax,binary_cross_entropy}"
+            [ -z "${AA_SAMPLES:-}" ] || $KEVAL_PYTHON bench/stop_rule_replay.py "${runs[@]}"
             $KEVAL_PYTHON bench/job_seconds.py /tmp/kv-aa-1/results.jsonl; } > "$LOG/aa-kbx.txt" 2>&1; rc=$? ;;
     kernelbench-refs) P=${PEERS:-.device/peers}; mkdir -p /tmp/kv-kb
           # 20 level-1 and 10 level-2 problems: the reference as ModelNew (expect pass under

@@ -1,4 +1,4 @@
-// --max-seconds and --max-samples: how long each case is timed; --baseline: against what
+// --max-seconds, --max-samples and --min-samples: how long each case is timed; --baseline: against what
 // (commands.h).
 #include "cli/commands.h"
 #include "engine/run_session.h"
@@ -11,6 +11,12 @@ void add_timing_limit_options(CLI::App* cmd, RunOptions* options) {
       ->check(CLI::Range(0.001, 60.0));
   cmd->add_option("--max-samples", options->timing_max_samples,
                   "timing: samples per case at most (default 100 on a GPU, 3 on the CPU)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--min-samples", options->timing_min_samples,
+                  "timing: samples per case before the stopping rule may stop, the time cap included "
+                  "(default 10 on a GPU, 2 on the CPU); the sample cap rises to it, so --min-samples N "
+                  "--max-samples N takes N samples of every case (a record bench/stop_rule_replay.py "
+                  "replays other stopping rules on)")
       ->check(CLI::Range(1, 100000));
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace keval {
@@ -50,6 +52,14 @@ RunSettings run_settings(const RunOptions& options, const std::string& device) {
   if (options.timing_max_samples > 0) {
     settings.timing.max_samples = options.timing_max_samples;
     settings.timing.min_samples = std::min(settings.timing.min_samples, options.timing_max_samples);
+  }
+  if (options.timing_min_samples > 0) {
+    if (options.timing_max_samples > 0 && options.timing_min_samples > options.timing_max_samples) {
+      throw std::invalid_argument("--min-samples " + std::to_string(options.timing_min_samples) +
+                                  " is more than --max-samples " + std::to_string(options.timing_max_samples));
+    }
+    settings.timing.min_samples = options.timing_min_samples;
+    settings.timing.max_samples = std::max(settings.timing.max_samples, options.timing_min_samples);
   }
   if (!options.baselines.empty()) settings.baselines = options.baselines;
   if (options.no_baselines) settings.baselines.clear();

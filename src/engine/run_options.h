@@ -36,6 +36,7 @@ struct RunOptions {
   std::string suite_label = "keval";  // the suite's name in dataset records (docs/dataset.md)
   bool quick_correctness = false;  // sweep: correctness on the small cases, one seed, then timing
   int timing_max_samples = 0;      // 0 = the device's default
+  int timing_min_samples = 0;      // 0 = the device's default; more raises the sample cap with it
   bool batch_variants = false;     // sweep: keval's own variants, a task's many in one job (variant_batch.h)
   std::string code_metrics = "off";  // CodeBLEU, maintainability: on | off | auto (generated submissions)
   std::string rerun;  // stored results judged again: "", "all", verdicts or task globs (RerunSelection)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <stdexcept>
 
 #include "engine/run_options.h"
 
@@ -77,6 +78,27 @@ TEST(SlotsPerGpuTest, AtMostOneDefaultSlotPerTwelveGibOfGpuMemory) {
   EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1, 8 * gib), 2);    // never below two
   EXPECT_EQ(slots_per_gpu(0, "cuda", 8, 1, 141 * gib), 4);   // the cores still bound it
   EXPECT_EQ(slots_per_gpu(3, "cuda", 16, 1, 8 * gib), 3);    // --jobs wins
+}
+
+TEST(TimingSettingsTest, MinSamplesHoldsTheStoppingRuleAndRaisesTheCapWithIt) {
+  RunOptions options;
+  options.timing_min_samples = 150;
+  RunSettings settings = run_settings(options, "cuda");
+  EXPECT_EQ(settings.timing.min_samples, 150);
+  EXPECT_EQ(settings.timing.max_samples, 150);  // every case takes 150: a record to replay rules on
+  options.timing_max_samples = 200;
+  settings = run_settings(options, "cuda");
+  EXPECT_EQ(settings.timing.min_samples, 150);
+  EXPECT_EQ(settings.timing.max_samples, 200);
+  options.timing_min_samples = 5;
+  EXPECT_EQ(run_settings(options, "cuda").timing.min_samples, 5);
+  options.timing_min_samples = 300;
+  try {
+    run_settings(options, "cuda");
+    FAIL() << "a minimum over the cap was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--min-samples 300 is more than --max-samples 200");
+  }
 }
 
 }  // namespace
