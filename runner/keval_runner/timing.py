@@ -56,14 +56,19 @@ def stop_reason(samples: list, elapsed_s: float, settings: dict):
 
 def spread_target(median_ms: float, n: int, settings: dict) -> float:
     """The stdev over the mean at which the median's standard error (about 1.2533 stdev /
-    sqrt(n) for samples near normal) is `spread_share` of the harness's spread at `median_ms`
-    (the request's `spread_bands`, src/judge/harness_spread.h); 0 when off."""
+    sqrt(n) for samples near normal) is spread_error's at `median_ms`; 0 when off."""
+    return spread_error(median_ms, settings) * math.sqrt(n) / MEDIAN_ERROR_FACTOR
+
+
+def spread_error(median_ms: float, settings: dict) -> float:
+    """`spread_share` of the harness's spread at `median_ms` (the request's `spread_bands`,
+    src/judge/harness_spread.h): a median's relative standard error small enough beside it."""
     share = float(timing_setting(settings, "spread_share"))
     spread = 0.0
     for from_ms, band_spread in timing_setting(settings, "spread_bands"):
         if median_ms >= from_ms:
             spread = band_spread
-    return share * spread * math.sqrt(n) / MEDIAN_ERROR_FACTOR
+    return share * spread
 
 
 def check_interval(settings: dict) -> int:
