@@ -1,13 +1,13 @@
 """Stopping rules replayed on a finished A/A run's samples: how many rounds, and how far off.
 
-    python bench/stop_rule_replay.py OUT [OUT...] [--min-samples 10] [--round-ms 6.3]
+    python bench/stop_rule_replay.py OUT [OUT...] [--min-samples 10] [--spread-share S] [--round-ms 6.3]
 
 OUT is an A/A run's --out folder (or its keval.db): the same code timed as candidate and as
 baseline, so every ratio should read 1.00x. For each timed case the recorded samples of the
 candidate and its first baseline are replayed in their order, round by round (each side's
 sample k in round k, as the runner takes them), under each rule with the run's own bounds
 (`--min-samples` in place of the run's, so a record made with many samples replays the
-default): `runner` (keval_runner.timing.stop_reason, the rule keval runs), `median-error`
+default; `--spread-share` in place of the run's, to try another): `runner` (keval_runner.timing.stop_reason, the rule keval runs), `median-error`
 (the median's standard error read from the order statistics around it, against the same
 bounds: a few slow outliers move it little) and `mad` (1.4826 x the median absolute
 deviation over the median, in place of the stdev over the mean). A case stops in the first
@@ -127,13 +127,15 @@ def summarize(rows: list, round_ms: float) -> dict:
             "at_end": sum(1 for *_, end in rows if end)}
 
 
-def report(dbs: list, round_ms: float, min_samples: int) -> dict:
+def report(dbs: list, round_ms: float, min_samples: int, spread_share=None) -> dict:
     results = {}
     for name, rule in RULES.items():
         rows = []
         for db in dbs:
             settings, first_baseline = run_settings(db)
             settings = dict(settings, min_samples=min_samples)
+            if spread_share is not None:
+                settings["spread_share"] = spread_share
             for candidate, baseline in paired_cases(db, first_baseline):
                 rounds, ratio, at_end = replay(candidate, baseline, rule, settings)
                 rows.append((statistics.median(baseline), rounds, ratio, at_end))
@@ -151,6 +153,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", nargs="+", type=pathlib.Path, help="A/A runs' --out folders or keval.db files")
     parser.add_argument("--min-samples", type=int, default=10, help="the rules' min_samples (keval's default)")
+    parser.add_argument("--spread-share", type=float, help="the rules' spread_share (default: the run's)")
     parser.add_argument("--round-ms", type=float, default=6.3, help="time alone a round takes beyond the calls")
     args = parser.parse_args(argv)
     dbs = []
@@ -160,7 +163,7 @@ def main(argv=None) -> int:
             print(f"stop_rule_replay: {db}: no such database", file=sys.stderr)
             return 2
         dbs.append(db)
-    report(dbs, args.round_ms, args.min_samples)
+    report(dbs, args.round_ms, args.min_samples, args.spread_share)
     return 0
 
 

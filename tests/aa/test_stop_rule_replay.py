@@ -63,6 +63,11 @@ def test_each_rule_stops_each_case_where_its_estimate_allows_and_reads_its_ratio
     expected = sum(r * (5.0 + 2 * ms) for r, ms in zip((10, 40, 10, 5), medians)) / 1e3
     assert abs(results["runner"]["overall"]["seconds"] - expected) < 1e-12
     assert results["runner"]["under 10 us"]["cases"] == 0
+    # a larger share of the harness's spread (1.25% at 0.1 ms) lets the stdev rule stop the
+    # outliers' case too: at 2.0 a median's error of 2.5% is allowed, which its 12% stdev
+    # reaches before the record's 40 samples end
+    looser = stop_rule_replay.report([db], round_ms=5.0, min_samples=10, spread_share=2.0)
+    assert looser["runner"]["overall"]["rounds"] < results["runner"]["overall"]["rounds"]
 
 
 def test_the_table_prints_every_rule_and_a_missing_run_is_one_line(tmp_path):
