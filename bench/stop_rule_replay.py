@@ -41,6 +41,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "runner"))
 from aa_sides import timing_messages  # noqa: E402
 from keval_runner.timing import MEDIAN_ERROR_FACTOR, spread_error, stop_reason  # noqa: E402
 
+Z_95 = 1.959964
 BANDS = [("under 10 us", 0.0, 0.01), ("10-50 us", 0.01, 0.05), ("50-500 us", 0.05, 0.5), ("0.5 ms+", 0.5, math.inf)]
 
 
@@ -65,9 +66,9 @@ def order_statistics_error(samples: list) -> float:
     """Half the width of the median's distribution-free 95% interval (the samples at ranks
     n/2 -+ 1.96 sqrt(n)/2), over 1.96, over the median."""
     ordered, n = sorted(samples), len(samples)
-    half = 1.959964 * math.sqrt(n) / 2
+    half = Z_95 * math.sqrt(n) / 2
     low, high = max(0, math.floor(n / 2 - half)), min(n - 1, math.ceil(n / 2 + half) - 1)
-    return (ordered[high] - ordered[low]) / (2 * 1.959964) / statistics.median(ordered)
+    return (ordered[high] - ordered[low]) / (2 * Z_95) / statistics.median(ordered)
 
 
 def mad_error(samples: list) -> float:
