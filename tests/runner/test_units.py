@@ -731,3 +731,35 @@ def test_the_guests_cover_fit_is_kept_only_as_a_few_times():
     assert fitted([1.0] * 7) == [] and fitted("fast") == [] and fitted(None) == []
     with pytest.raises(GuestMisbehaved):
         fitted([1.0, float("nan")])
+
+
+def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch):
+    """The warden's CUDA context and the guest's sandbox and context start side by side: the
+    warden asks for the guest's `ready` only after its own device is up, and the job does not
+    start the device again."""
+    from keval_runner import child
+
+    order = []
+
+    class FakeGuest:
+        device_lost = None
+
+        @classmethod
+        def start(cls, request, enter_sandbox, close_fds=()):
+            order.append("guest forked")
+            return cls()
+
+        def ready(self):
+            order.append("guest ready awaited")
+            return None
+
+        def end(self):
+            return 123
+
+    monkeypatch.setattr(child, "GuestProcess", FakeGuest)
+    monkeypatch.setattr(child, "device_environment", lambda request: order.append("environment"))
+    monkeypatch.setattr(child, "prepare_device", lambda request: order.append("warden device"))
+    monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False:
+                        order.append(("job", device_ready)))
+    assert child.run_with_guest({"op": "run", "kind": "candidate", "device": "cuda"}, None, -1) == 123
+    assert order == ["environment", "guest forked", "warden device", "guest ready awaited", ("job", True)]
