@@ -36,7 +36,7 @@ _synchronize = torch.cuda.synchronize
 
 
 class Guest:
-    def __init__(self, request: dict, channel: Channel, device: torch.device):
+    def __init__(self, request: dict, channel: Channel, device: torch.device, sampler=None):
         self.request = request
         self.channel = channel
         self.device = device
@@ -49,7 +49,7 @@ class Guest:
         self.kept = {}  # case key -> seed -> first outputs on the device (timed calls repeat them)
         self.imports = {}  # case key -> the device mappings of its input sets
         self.cover_us = {}  # case key -> the launch cover fitted to its call after the warm-up
-        self.sampler = None
+        self.sampler = sampler  # a timed job's on CUDA (start_device), else made at its first rotation
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
                          "drop": self.drop, "peak_memory": self.peak_memory, "pin": self.pin}
@@ -106,8 +106,6 @@ class Guest:
         kernel_tracking.install()
         if self.device.type == "cuda":
             device_sharing.driver()  # bound before the snapshot: its module global is set once
-            if (self.request.get("timing") or {}).get("enabled"):
-                self.sampler = Sampler(self.device, self.request.get("timing") or {})  # the cover compiles now
         if self.checks["tamper"]:
             self.watch = checks.TamperWatch(lambda *a, **k: None)
             self.snapshot = RunnerSnapshot.take()
@@ -319,6 +317,19 @@ class Guest:
         self.reply({"ok": True, "profile": facts, "kernels": launched_kernels(launched)})
 
 
+def start_device(request: dict) -> tuple:
+    """(device, sampler): the guest's device, on CUDA its context started before anything of
+    the submission's, and for a timed job its Sampler (the launch cover compiled): done before
+    `ready`, while the warden starts its own context."""
+    if request.get("device") != "cuda":
+        return torch.device("cpu"), None
+    device = torch.device("cuda", 0)
+    torch.cuda.set_device(0)
+    torch.zeros(1, device=device)
+    timing = request.get("timing") or {}
+    return device, Sampler(device, timing) if timing.get("enabled") else None
+
+
 def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
     """The guest's whole life (never returns): sandbox, device, serve, exit. Exit codes as the
     job child's (child.py): 0 after `end`, 4 when the device was lost, 3 on a fault of ours."""
@@ -330,13 +341,9 @@ def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
             message = str(exc) if isinstance(exc, SandboxError) else f"{type(exc).__name__}: {exc}"
             channel.send({"op": "sandbox_failed", "message": message})
             raise
-        device = torch.device("cpu")
-        if request.get("device") == "cuda":
-            device = torch.device("cuda", 0)
-            torch.cuda.set_device(0)
-            torch.zeros(1, device=device)  # the context, before anything of the submission's
+        device, sampler = start_device(request)
         channel.send({"op": "ready", "sandbox": facts})
-        Guest(request, channel, device).serve()
+        Guest(request, channel, device, sampler).serve()
         code = 0
     except DeviceError as exc:
         try:

@@ -763,3 +763,21 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
                         order.append(("job", device_ready)))
     assert child.run_with_guest({"op": "run", "kind": "candidate", "device": "cuda"}, None, -1) == 123
     assert order == ["environment", "guest forked", "warden device", "guest ready awaited", ("job", True)]
+
+
+def test_the_guest_compiles_its_launch_cover_before_it_reports_ready(monkeypatch):
+    """A timed CUDA job's guest makes its Sampler (the cover's compile) with its context, before
+    `ready`, while the warden starts its own context; not at `load`, after both."""
+    from keval_runner import guest
+
+    made = []
+    monkeypatch.setattr(guest, "Sampler", lambda device, settings: made.append((str(device), settings)) or "sampler")
+    monkeypatch.setattr(torch.cuda, "set_device", lambda index: made.append(("set_device", index)))
+    monkeypatch.setattr(torch, "zeros", lambda *a, **k: made.append("context"))
+    timing = {"enabled": True, "launch_cover_us": 200}
+    assert guest.start_device({"device": "cuda", "timing": timing}) == (torch.device("cuda", 0), "sampler")
+    assert made == [("set_device", 0), "context", ("cuda:0", timing)]
+    made.clear()
+    assert guest.start_device({"device": "cuda", "timing": {"enabled": False}}) == (torch.device("cuda", 0), None)
+    assert guest.start_device({"device": "cpu", "timing": timing}) == (torch.device("cpu"), None)
+    assert ("cuda:0", timing) not in made
