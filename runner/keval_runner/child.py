@@ -147,7 +147,8 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
             raise sandbox.SandboxError(str(exc)[len("sandbox: "):]) from exc
         writer.send("tampering", stage="protocol", names=[f"guest protocol: {str(exc)[:300]}"])
         return None
-    return guest.end()
+    with phases.phase("guest_end"):  # its exit tears its CUDA context down before `done`
+        return guest.end()
 
 
 def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:

@@ -31,6 +31,7 @@ def test_failures_carry_reasons_and_passes_carry_speedups(examples_run):
             jobs = r["job_seconds"]
             assert jobs["candidate"]["wall_s"] > 0 and jobs["candidate"]["phases"]["calls"] > 0
             assert jobs["reference"]["phases"]["compare"] >= 0 and "timing" in jobs
+            assert all(jobs[kind]["phases"]["guest_end"] >= 0 for kind in ("candidate", "timing"))
             # and its peak memory: the candidate's guest reports its own GPU figure (0 on the CPU)
             assert all(job["peak_memory"]["host_bytes"] > 0 for job in jobs.values())
             assert jobs["candidate"]["peak_memory"]["guest_gpu_bytes"] == 0
