@@ -128,7 +128,7 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     try:
         # The warden's CUDA context starts while the guest enters its sandbox and starts its
         # own: one after the other they took 0.99 s and 0.87 s of each KernelBenchX candidate
-        # job on the H200 (session 23).
+        # job on the H200.
         with phases.phase("device"):
             prepare_device(request)
         with phases.phase("sandbox"):
