@@ -92,7 +92,19 @@ class _DeviceArray:
                                          "version": 3, "strides": None}
 
 
-class DeviceBuffer:
+class _Exported:
+    """Memory whose descriptor `fd` another process can map, until close_fd."""
+
+    fd = -1
+
+    def close_fd(self) -> None:
+        """Closes the descriptor (memory no other process will map): the mapping stays."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+class DeviceBuffer(_Exported):
     """nbytes of device memory made with the driver's virtual memory calls, exportable as a file
     descriptor (legacy CUDA IPC needs the importer to have ptrace rights over the exporter, which
     the guest must not have: the H200 refused it across uids; a descriptor passed over the
@@ -144,14 +156,9 @@ class DeviceBuffer:
             peak_memory.shared_device_released(self.size)
         self.close_fd()
 
-    def close_fd(self) -> None:
-        """Closes the descriptor (memory no other process will map): the mapping stays."""
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
 
 
-class HostBuffer:
+class HostBuffer(_Exported):
     """nbytes of memfd-backed memory, mapped here; `tensor` is a uint8 view of all of it."""
 
     def __init__(self, nbytes: int, fd: int = -1):
@@ -170,12 +177,6 @@ class HostBuffer:
         except BufferError:
             pass  # a view is still alive: the mapping goes with the process
         self.close_fd()
-
-    def close_fd(self) -> None:
-        """Closes the descriptor (memory no other process will map): the mapping stays."""
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
 
 
 def shared_allocator(buffers: list, needed=None):

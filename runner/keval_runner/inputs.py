@@ -101,10 +101,6 @@ def tag_task(make_inputs, task_dir: str) -> None:
         pass
 
 
-def _bytes_of(args) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors_in(args))
-
-
 def _memo_key(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     task = getattr(make_inputs, TASK_KEY, None) or id(make_inputs)
     return (task, case["name"], repr(sorted((case.get("params") or {}).items())), case["dtype"], seed,
@@ -137,16 +133,16 @@ def _on_gpu(args) -> bool:
 
 def _remember(key: tuple, args: tuple) -> None:
     _MEMO[key] = args
-    while len(_MEMO) > 1 and sum(_bytes_of(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
+    while len(_MEMO) > 1 and sum(input_bytes(a) for a in _MEMO.values()) > _MEMO_LIMIT_BYTES:
         _MEMO.popitem(last=False)
     if _on_gpu(args):  # the device keeps sets of this case alone
         for other in [k for k, a in _MEMO.items() if _case_of(k) != _case_of(key) and _on_gpu(a)]:
             del _MEMO[other]
     on_device = [k for k, a in _MEMO.items() if k != key and _on_gpu(a)]  # least recent first
-    budget = _DEVICE_MEMO_LIMIT_BYTES - (_bytes_of(args) if _on_gpu(args) else 0)
-    held = sum(_bytes_of(_MEMO[k]) for k in on_device)
+    budget = _DEVICE_MEMO_LIMIT_BYTES - (input_bytes(args) if _on_gpu(args) else 0)
+    held = sum(input_bytes(_MEMO[k]) for k in on_device)
     while on_device and held > budget:
-        held -= _bytes_of(_MEMO.pop(on_device.pop(0)))
+        held -= input_bytes(_MEMO.pop(on_device.pop(0)))
 
 
 def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
@@ -156,7 +152,7 @@ def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
         _MEMO.move_to_end(key)
         return _MEMO[key], True
     args = _draw(make_inputs, case, seed, draw_device)
-    if _on_gpu(args) and _bytes_of(args) > _DEVICE_MEMO_LIMIT_BYTES:
+    if _on_gpu(args) and input_bytes(args) > _DEVICE_MEMO_LIMIT_BYTES:
         return args, False
     _remember(key, args)
     return args, True

@@ -127,9 +127,9 @@ class TimingJob(CandidateJob):
         contenders, shared = [candidate], []
         buffers = self.rotation_buffers(input_bytes(candidate.shared_sets[0][1].args))
         for name, fn in baselines:
-            # Each baseline's sets lie in memory made as the candidate's (one driver mapping an
-            # input), not in the caching allocator's blocks: both sides read their inputs from
-            # the same kind of memory, whatever a few-us call makes of where it lies.
+            # Each baseline's sets lie in memory made as the candidate's (one driver mapping a
+            # set), not in the caching allocator's blocks: both sides read their inputs from the
+            # same kind of memory, whatever a few-us call makes of where it lies.
             sets = self.rotation_sets(case, seeds, share=True)
             for _, call in sets:
                 call.keep_private()

@@ -309,7 +309,7 @@ def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them
     inputs.build_inputs(make_inputs, case, 1, torch.device("meta"), on_device=True)
     assert drawn == [1, 2, 3, 4, 1]
     kept = [a for k, a in inputs._MEMO.items() if k[1] == "budget"]
-    assert sum(inputs._bytes_of(a) for a in kept) <= 3 * 400
+    assert sum(inputs.input_bytes(a) for a in kept) <= 3 * 400
 
 
 def test_the_memo_keeps_device_sets_of_the_latest_case_only_and_host_sets_of_every_case():
