@@ -70,5 +70,7 @@ def test_a_sweep_stopped_midway_keeps_each_finished_variant(tmp_path):
     run_keval("sweep", "--suite", "suites/keval", "--tasks", "vector_add", "--variants", "16", "--device", "cpu",
               "--jobs", "1", "--out", out)
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["resumed"] == finished
+    # A variant is committed to the store before its line is appended to results.jsonl, so a kill
+    # that falls between the two leaves one more stored variant than lines.
+    assert finished <= summary["resumed"] <= finished + 1
     assert len(results.read_text().splitlines()) == 16
