@@ -19,7 +19,7 @@ from . import checks, cpu_pinning, device_sharing, kernel_profile, kernel_tracki
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .errors import DeviceError, describe
 from .guest_channel import Channel, ChannelError
-from .inputs import tensors_in
+from .inputs import forget_drawn_inputs, tensors_in
 from .interleaved_timing import Sampler
 from .kernel_identity import launched_kernels
 from .loading import CANDIDATE_MODULE, MissingEntry, find_entry, load_module
@@ -28,6 +28,7 @@ from .output_files import plain_copy, plain_cpu_copy
 from .rotation import InputRotation
 from .sandbox import SandboxError
 from .sealed_outputs import seal_outputs
+from .shared_inputs import forget_task_modules
 from .shared_args import ArgsOpener, output_payload
 from .tamper_snapshot import RunnerSnapshot
 
@@ -335,6 +336,8 @@ def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
     job child's (child.py): 0 after `end`, 4 when the device was lost, 3 on a fault of ours."""
     code = 3
     try:
+        forget_drawn_inputs()
+        forget_task_modules()
         try:
             facts = enter_sandbox()
         except Exception as exc:  # noqa: BLE001 (no code of the submission has run yet)

@@ -145,6 +145,24 @@ def _remember(key: tuple, args: tuple) -> None:
         held -= input_bytes(_MEMO.pop(on_device.pop(0)))
 
 
+# glibc serves allocations up to this size from its heap (its largest mmap threshold), where a
+# freed block keeps its bytes; larger ones are unmapped when freed.
+_HEAP_BLOCK_BYTES = 32 * 1024**2
+
+
+def forget_drawn_inputs() -> None:
+    """In a guest just forked: empties the memo it inherited. A CPU job's zygote draws every
+    seed's input set into it before the fork, so the submission would hold the inputs of calls
+    still to come; sets that may lie in the heap are zeroed first (this process's copies only),
+    the larger ones are unmapped once freed."""
+    for args in _MEMO.values():
+        for t in tensors_in(args):
+            storage = t.untyped_storage()
+            if t.device.type == "cpu" and storage.nbytes() <= _HEAP_BLOCK_BYTES:
+                storage.fill_(0)
+    _MEMO.clear()
+
+
 def _made_inputs(make_inputs, case: dict, seed: int, draw_device=None) -> tuple:
     """(arguments, whether the memo holds them)."""
     key = _memo_key(make_inputs, case, seed, draw_device)

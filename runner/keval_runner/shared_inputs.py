@@ -24,6 +24,17 @@ JOB_KINDS = ("candidate", "reference", "timing")
 DRAW_THREADS = max(1, min(8, os.cpu_count() or 1))
 
 
+MODULE_PREFIX = "keval_zygote_inputs_"
+
+
+def forget_task_modules() -> None:
+    """In a guest just forked: drops the task modules (reference.py) the zygote loaded to draw
+    inputs, which the guest would otherwise hold (docs/trust.md: it holds no task file)."""
+    for name in [n for n in sys.modules if n.startswith(MODULE_PREFIX)]:
+        module = sys.modules.pop(name)
+        module.__dict__.clear()  # this process's copy: the zygote keeps its own
+
+
 class SharedInputs:
     def __init__(self):
         self._modules = {}  # reference.py path -> (mtime_ns, module)
@@ -33,7 +44,7 @@ class SharedInputs:
         mtime = os.stat(path).st_mtime_ns
         cached = self._modules.get(path)
         if cached is None or cached[0] != mtime:
-            module = load_task_module(task_dir, f"keval_zygote_inputs_{len(self._modules)}")
+            module = load_task_module(task_dir, f"{MODULE_PREFIX}{len(self._modules)}")
             self._modules[path] = (mtime, module)
         return self._modules[path][1].make_inputs
 

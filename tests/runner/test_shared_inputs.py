@@ -101,3 +101,33 @@ def test_the_zygote_never_draws_for_a_cuda_job():
     request["device"] = "cuda"
     request["cases"][0]["seeds"] = [2]
     assert SharedInputs().prebuild_for(request) == 0
+
+
+def test_a_guest_forgets_the_sets_and_task_modules_it_inherited():
+    """A forked guest empties what the zygote drew and loaded before the fork: the memo held every
+    seed's inputs (calls still to come), the task modules the reference. Sets that may lie in
+    the heap are zeroed, so freeing them leaves no copy of their values behind."""
+    import sys
+    import types
+
+    import torch
+
+    from keval_runner import inputs, shared_inputs
+
+    small = torch.full((1000,), 7.0)
+    large = torch.full((9 * 1024 * 1024,), 5.0)  # 36 MiB: unmapped when freed, not zeroed
+    key = ("task", "odd", "[]", "float32", 11, "cpu")
+    inputs._MEMO[key] = (small, large)
+    name = shared_inputs.MODULE_PREFIX + "0"
+    module = types.ModuleType(name)
+    module.reference = lambda x: x
+    sys.modules[name] = module
+    try:
+        inputs.forget_drawn_inputs()
+        shared_inputs.forget_task_modules()
+        assert len(inputs._MEMO) == 0
+        assert torch.count_nonzero(small) == 0 and bool((large == 5.0).all())
+        assert name not in sys.modules and not hasattr(module, "reference")
+    finally:
+        inputs._MEMO.pop(key, None)
+        sys.modules.pop(name, None)
