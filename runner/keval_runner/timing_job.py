@@ -4,7 +4,8 @@ Baselines: "golden" (the task's golden.py), "eager" (reference.py's `reference`)
 (torch.compile of it). They load and run in the warden, which never loads the submission; the
 submission runs in the guest, which never sees the baselines' files. So the submission can
 neither slow its baselines down nor read the golden. Every contender rotates its own input sets
-built from the same seeds; the submission's timed outputs are checked against its first outputs
+built from the same seeds (a baseline of a case with large sets uses the first seed's alone:
+baseline_inputs.py); the submission's timed outputs are checked against its first outputs
 for the same inputs (in the guest), its kernel profile taken on CUDA, and last, on CUDA, an
 ablation: one more call with the submission's own kernels suppressed, whose outputs must differ
 from its first (else the kernels did not do the work).
@@ -23,6 +24,7 @@ import os
 import torch
 
 from . import cpu_pinning, device_gate
+from .baseline_inputs import OneSetInputs
 from .candidate_job import CandidateJob, SharedCall
 from .compare import tensors_identical
 from .errors import describe
@@ -130,6 +132,12 @@ class TimingJob(CandidateJob):
             # Each baseline's sets lie in memory made as the candidate's (one driver mapping a
             # set), not in the caching allocator's blocks: both sides read their inputs from the
             # same kind of memory, whatever a few-us call makes of where it lies.
+            if buffers == 1:
+                inputs = self.one_set_inputs(case, seeds[0], fn, shared)
+                if inputs is None:
+                    return None
+                contenders.append(Contender(name, inputs.prepare))
+                continue
             sets = self.rotation_sets(case, seeds, share=True)
             for _, call in sets:
                 call.keep_private()
@@ -137,6 +145,17 @@ class TimingJob(CandidateJob):
             rotation = InputRotation(fn, [(seed, call.args) for seed, call in sets], {}, buffers=buffers)
             contenders.append(Contender(name, rotation.prepare))
         return PreparedCase(case, seeds[0], candidate, contenders, held_bytes, first_outputs, shared)
+
+    def one_set_inputs(self, case, seed, fn, shared: list):
+        """A baseline's OneSetInputs of the seed's set, its buffers appended to `shared`; None
+        when drawing it fails (reported)."""
+        drawn = self._inputs(case, seed, read_only=True)
+        if drawn is None:
+            return None
+        call = SharedCall(drawn, 0)
+        call.keep_private()
+        shared.append(call)
+        return OneSetInputs(fn, call.args, drawn)
 
     def measure_cases(self, cases: list, baselines: list) -> list:
         """Prepares and measures `cases` in batches of at most the budget's bytes held on the
@@ -168,15 +187,17 @@ class TimingJob(CandidateJob):
         return measured
 
     def held_bytes(self, case, baselines: int):
-        """What a case's input rotations will hold on the device, the submission's and each
-        baseline's (every set, and a copy of each set with buffers of its own), from its first
-        set's size (drawn, not copied to the device); None when its inputs fail (reported).
+        """What a case's inputs will hold on the device: the submission's rotation (every set,
+        and a copy of each set with buffers of its own) and each baseline's (the same, or its
+        OneSetInputs: a set and its drawn values), from its first set's size (drawn, not copied to the device); None when its inputs fail (reported).
         The set stays in the memo for prepare_case."""
         size = self._input_bytes(case, case["seeds"][0])
         if size is None:
             return None
         sets = rotation_set_count(len(case["seeds"]), size, self.rotation_target())
-        return (1 + baselines) * rotation_bytes([size] * sets, self.rotation_buffers(size))
+        buffers = self.rotation_buffers(size)
+        candidate = rotation_bytes([size] * sets, buffers)
+        return candidate + baselines * (2 * size if buffers == 1 else candidate)
 
     def measure_batch(self, batch: list) -> None:
         """The prepared cases measured in one stretch with the device alone (one drain of the
