@@ -1,8 +1,9 @@
 # task: relu
 # expect: pass
 # device: both
-# why: looks (names hidden from the static scan) for the job's other input sets in its own process (the runner's memo of drawn inputs, which a CPU job's zygote fills for every seed before the fork), to answer later calls from a table; a correct relu otherwise, its call failing if it found any
+# why: looks (names hidden from the static scan) for the job's other input sets in its own process (the runner's memo of drawn inputs, which a CPU job's zygote fills for every seed before the fork) and for the seeds in the job's request, to answer later calls from a table; a correct relu otherwise, its call failing if it found any
 import importlib
+import os
 import sys
 
 import torch
@@ -33,10 +34,20 @@ def _drawn_sets():
     return found
 
 
+def _seeds_in_reach():
+    """Seeds of the job's calls in a dict this process holds: the job's request (the one whose
+    code_file is this file; the runner's protocol schema holds an example request too)."""
+    walk = getattr(importlib.import_module("g" + "c"), "get" + "_objects")
+    requests = [obj for obj in walk() if isinstance(obj, dict) and isinstance(obj.get("cases"), list)
+                and isinstance(obj.get("code_file"), str) and os.path.exists(obj["code_file"])]
+    return sum(len(case.get("seeds") or []) for request in requests for case in request["cases"]
+               if isinstance(case, dict))
+
+
 def relu(x):
-    seen = _drawn_sets()
+    seen = _drawn_sets() + _seeds_in_reach()
     if seen:
-        raise RuntimeError(f"{seen} drawn input sets in reach of the submission")
+        raise RuntimeError(f"{seen} drawn input sets or seeds in reach of the submission")
     x = x.contiguous()
     out = torch.empty_like(x)
     n = x.numel()
