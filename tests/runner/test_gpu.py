@@ -129,3 +129,25 @@ def test_clock_patch_is_tampering_on_gpu(gpu_runner, gpu_jobs):
     messages = gpu_runner.run(gpu_jobs.candidate("patches_clock", device="cuda", timing=TIMING, checks=all_checks()))
     assert only(messages, "tampering")["names"] == ["time.perf_counter"]
     assert all(s > 0 for s in only(messages, "timing")["samples_ms"])
+
+
+def test_a_baseline_of_a_large_case_holds_two_sets_not_one_more_than_the_seeds(gpu_runner, gpu_jobs):
+    """Sets of 2 GiB (over 2 x L2: one buffer): the golden baseline adds its set and the drawn
+    values to what the warden holds (and its outputs), not the candidate's two seeds' sets and a
+    copy (baseline_inputs.py)."""
+    set_bytes, output_bytes = 2 << 30, 1 << 30  # vec_add: two float32 inputs of 2^28, one output
+    held = {}
+    for baselines in (False, True):
+        request = gpu_jobs.candidate("correct", device="cuda", cases=[case(n=1 << 28, seeds=[1, 2])], timing=TIMING)
+        request.update(kind="timing", device_gate=True,
+                       baselines=[{"name": "golden", "code_file": os.path.join(request["task_dir"], "golden.py")}]
+                       if baselines else [])
+        os.makedirs(request["work_dir"], exist_ok=True)
+        for k in range(4):  # the controller's go-aheads, given in advance
+            open(os.path.join(request["work_dir"], f"device-alone-{k}"), "w").close()
+        messages = gpu_runner.run(request)
+        assert of_type(messages, "error") == [], of_type(messages, "error")
+        held[baselines] = only(messages, "done")["peak_memory"]["gpu_bytes"]
+    added = held[True] - held[False]
+    print(f"warden GPU peak: {held[False] / 2**30:.2f} GiB alone, {held[True] / 2**30:.2f} GiB with the golden")
+    assert added <= 2 * set_bytes + output_bytes + (512 << 20)  # three sets and more before
