@@ -103,6 +103,20 @@ def sampling_rounds(results: list) -> int:
                for result in results for case in result.get("cases") or [] if case.get("time_ms"))
 
 
+def round_breakdown(phases: dict, n: int, rounds: int) -> dict:
+    """Mean ms a round of samples spent in each part of the timing loop (its phases, summed over
+    n jobs): the candidate's sample (a round trip to the guest: the guest's sampling, its
+    snapshot check before replying, the rest the channel and the warden's side), the
+    baselines', the loop's reads between samples (SM clock, stopping rule) and the L2 resets."""
+    def per_round(name):
+        return phases.get(name, 0.0) * n / rounds * 1e3
+
+    candidate, guest, check = per_round("sample_candidate"), per_round("guest_sample"), per_round("guest_check")
+    return {"candidate": candidate, "guest sampling": guest, "guest check": check,
+            "channel and warden": candidate - guest - check, "baselines": per_round("sample_baselines"),
+            "loop reads": per_round("sample_record"), "L2 resets": per_round("sample_l2")}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results")
@@ -129,6 +143,9 @@ def main(argv=None) -> int:
             print(f"{'':10s} alone with the GPU: {alone:.1f} s in all"
                   + (f", {alone / rounds * 1e3:.2f} ms a round of samples ({rounds} rounds: the candidate's "
                      f"and its first baseline's, warm-ups and cover fits included)" if rounds else ""))
+            if rounds and "sample_candidate" in entry["phases"]:
+                parts = round_breakdown(entry["phases"], entry["n"], rounds)
+                print(f"{'':10s} a round, ms: " + ", ".join(f"{name} {ms:.3f}" for name, ms in parts.items()))
     for band, entry in sampling(results).items():
         stopped = ", ".join(f"{reason} {count}" for reason, count in sorted(entry["stopped"].items()))
         print(f"sampling  {band}: {entry['cases']} timed cases, median samples {entry['median_samples']:g} "

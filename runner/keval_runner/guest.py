@@ -59,7 +59,9 @@ class Guest:
     # -- plumbing ----------------------------------------------------------------------------
 
     def reply(self, header: dict, payload=(), fds=()) -> None:
+        start = _clock()
         header["tampering"] = self.tampered()
+        header["check_ms"] = (_clock() - start) * 1e3  # diagnostics: where a sample's time goes
         self.channel.send(header, payload, fds)
 
     def tampered(self) -> list:
@@ -265,6 +267,7 @@ class Guest:
         self.reply({"ok": True, "gpu_bytes": peak_memory.gpu_bytes()})
 
     def sample(self, header, fds) -> None:
+        start = _clock()
         rotation = self.rotations[header["key"]]
         try:
             with torch.no_grad():
@@ -280,7 +283,8 @@ class Guest:
             self.check_device()
             return
         self.reply({"ok": True, "event_ms": event_ms, "host_ms": host_ms, "cover_ms": cover_ms,
-                    "l2_persisting_bytes": l2, "checks": rotation.checks, "mismatches": rotation.mismatches})
+                    "l2_persisting_bytes": l2, "checks": rotation.checks, "mismatches": rotation.mismatches,
+                    "handler_ms": (_clock() - start) * 1e3})
 
     def profile(self, header, fds) -> None:
         imported = []

@@ -8,6 +8,7 @@ checks and its persisting-L2 limit are what the guest reports (evidence: docs/tr
 
 import math
 
+from . import phases
 from .interleaved_timing import Contender
 from .launch_cover import MOST_FIT_PROBES
 
@@ -60,6 +61,9 @@ class GuestContender(Contender):
                            "cover_cap_us": cover_cap_us})
         self.k += 1
         self.checks, self.mismatches = _count(reply.get("checks")), _count(reply.get("mismatches"))
+        # the guest's word on its part of the round trip: diagnostics only
+        phases.add("guest_sample", (_time(reply.get("handler_ms"), "handler_ms", optional=True) or 0.0) / 1e3)
+        phases.add("guest_check", (_time(reply.get("check_ms"), "check_ms", optional=True) or 0.0) / 1e3)
         # The reported cover is not checked against the cap: its measured length includes any
         # other process's kernels queued before it (47 ms beside the hostile suite's busy jobs).
         return (_time(reply.get("event_ms"), "event_ms"),

@@ -27,6 +27,7 @@ import torch
 
 from .l2_persistence import L2Persistence
 from .launch_cover import RETAKES, LaunchCover
+from .phases import phase
 from .request_check import timing_setting
 from .sample_stats import median
 from .sm_clock import SmClock, too_slow
@@ -223,18 +224,23 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     # Every contender takes a sample each round until all have stopped, those stopped
     # included: a side left sampling alone read its call 2-4% faster than while the sides took
     # turns (KernelBenchX A/A, calls under 50 us, H200), so its later samples biased the ratio.
+    # Where a round's time goes (phases, beside the job's other figures): each side's samples,
+    # and the loop's own reads between them.
     while any(contender.reason is None for contender in contenders):
         for contender in contenders:
-            if last is not None:
-                last.charge_l2(sampler)
-            sample = contender.sample(sampler, candidates_cap(contender))
-            mhz = clock.current_mhz() if clock is not None else None
-            kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
-            contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
-            sample = None
-            last = contender
-            if contender.reason is None:
-                contender.reason = stop_reason(contender.samples, _clock() - began, settings)
+            with phase("sample_l2"):
+                if last is not None:
+                    last.charge_l2(sampler)
+            with phase("sample_candidate" if contender.who == "candidate" else "sample_baselines"):
+                sample = contender.sample(sampler, candidates_cap(contender))
+            with phase("sample_record"):
+                mhz = clock.current_mhz() if clock is not None else None
+                kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
+                contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
+                sample = None
+                last = contender
+                if contender.reason is None:
+                    contender.reason = stop_reason(contender.samples, _clock() - began, settings)
     if last is not None:
         last.charge_l2(sampler)
 

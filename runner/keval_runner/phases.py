@@ -22,5 +22,10 @@ def phase(name: str):
         _seconds[name] = _seconds.get(name, 0.0) + time.perf_counter() - start
 
 
+def add(name: str, seconds: float) -> None:
+    """Seconds timed elsewhere (a guest's own figure for its part of a request)."""
+    _seconds[name] = _seconds.get(name, 0.0) + seconds
+
+
 def seconds() -> dict:
     return {name: round(value, 4) for name, value in _seconds.items()}
