@@ -157,9 +157,12 @@ def forget_drawn_inputs() -> None:
     the larger ones are unmapped once freed."""
     for args in _MEMO.values():
         for t in tensors_in(args):
-            storage = t.untyped_storage()
-            if t.device.type == "cpu" and storage.nbytes() <= _HEAP_BLOCK_BYTES:
-                storage.fill_(0)
+            try:
+                storage = t.untyped_storage()
+                if t.device.type == "cpu" and storage.nbytes() <= _HEAP_BLOCK_BYTES:
+                    storage.fill_(0)
+            except (RuntimeError, NotImplementedError):  # a sparse or other storage-less layout
+                pass
     _MEMO.clear()
 
 

@@ -189,8 +189,9 @@ class TimingJob(CandidateJob):
     def held_bytes(self, case, baselines: int):
         """What a case's inputs will hold on the device: the submission's rotation (every set,
         and a copy of each set with buffers of its own) and each baseline's (the same, or its
-        OneSetInputs: a set and its drawn values), from its first set's size (drawn, not copied to the device); None when its inputs fail (reported).
-        The set stays in the memo for prepare_case."""
+        OneSetInputs: a set and its drawn values), from its first set's size (drawn, not copied
+        to the device); None when its inputs fail (reported). The set stays in the memo for
+        prepare_case."""
         size = self._input_bytes(case, case["seeds"][0])
         if size is None:
             return None

@@ -117,7 +117,8 @@ def test_a_guest_forgets_the_sets_and_task_modules_it_inherited():
     small = torch.full((1000,), 7.0)
     large = torch.full((9 * 1024 * 1024,), 5.0)  # 36 MiB: unmapped when freed, not zeroed
     key = ("task", "odd", "[]", "float32", 11, "cpu")
-    inputs._MEMO[key] = (small, large)
+    sparse = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,))  # no storage to zero: left as it is
+    inputs._MEMO[key] = (small, large, sparse)
     name = shared_inputs.MODULE_PREFIX + "0"
     module = types.ModuleType(name)
     module.reference = lambda x: x
