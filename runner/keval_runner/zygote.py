@@ -166,6 +166,7 @@ class Zygote:
             if not chunk:
                 selector.unregister(fd)
                 del pipes[name]
+                os.close(fd)  # or every later job, its guest too, holds it
                 return
             if name == "message":
                 data = pending["message"] + chunk

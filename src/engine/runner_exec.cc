@@ -32,6 +32,15 @@ std::vector<std::string> runner_environment(const RunnerConfig& config) {
   return out;
 }
 
+// Every descriptor from `first` up, in a child between fork and exec: the runner, and through
+// it each job's guest, would otherwise hold what the controller had open (the log file opened
+// above, a pipe of whatever started keval) and could write into it.
+void close_descriptors_from(int first) {
+  if (::close_range(static_cast<unsigned>(first), ~0U, 0) == 0) return;
+  const long most = ::sysconf(_SC_OPEN_MAX);  // a kernel without close_range (before 5.9)
+  for (long fd = first; fd < (most > 0 && most < 65536 ? most : 65536); ++fd) ::close(static_cast<int>(fd));
+}
+
 }  // namespace
 
 pid_t exec_runner(const RunnerConfig& config, const std::vector<std::string>& args, int stdin_fd,
@@ -57,6 +66,7 @@ pid_t exec_runner(const RunnerConfig& config, const std::vector<std::string>& ar
     ::dup2(stdin_fd, 0);
     if (log_fd >= 0) ::dup2(log_fd, 2);
     ::dup2(stdout_fd >= 0 ? stdout_fd : 2, 1);
+    close_descriptors_from(3);
     ::execvpe(argv[0], argv.data(), envp.data());
     std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
     ::_exit(127);

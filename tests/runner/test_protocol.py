@@ -17,6 +17,19 @@ def test_ready_names_versions_and_pid(runner):
         assert isinstance(ready[field], str) and ready[field]
 
 
+def test_the_zygote_closes_each_jobs_pipes_after_it(fresh_runner, jobs):
+    """Every job's message, stdout and stderr pipes are closed once drained: kept, they added
+    three descriptors a job to the zygote (and to every later job's guest, which inherits them)."""
+    def open_fds():
+        return sorted(os.listdir(f"/proc/{fresh_runner.proc.pid}/fd"))
+
+    fresh_runner.run(jobs.reference())
+    before = open_fds()
+    for _ in range(3):
+        fresh_runner.run(jobs.reference())
+    assert open_fds() == before
+
+
 def test_every_job_is_framed_by_started_and_exit_from_the_same_child(runner, jobs):
     messages = runner.run(jobs.candidate("correct"))
     assert messages[0]["type"] == "started"
