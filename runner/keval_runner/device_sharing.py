@@ -157,7 +157,6 @@ class DeviceBuffer(_Exported):
         self.close_fd()
 
 
-
 class HostBuffer(_Exported):
     """nbytes of memfd-backed memory, mapped here; `tensor` is a uint8 view of all of it."""
 

@@ -27,7 +27,7 @@ import torch
 
 from .l2_persistence import L2Persistence
 from .launch_cover import RETAKES, LaunchCover
-from .phases import phase
+from . import phases
 from .request_check import timing_setting
 from .sample_stats import median
 from .sm_clock import SmClock, too_slow
@@ -228,19 +228,22 @@ def measure_interleaved(contenders: list, device: torch.device, settings: dict, 
     # and the loop's own reads between them.
     while any(contender.reason is None for contender in contenders):
         for contender in contenders:
-            with phase("sample_l2"):
-                if last is not None:
-                    last.charge_l2(sampler)
-            with phase("sample_candidate" if contender.who == "candidate" else "sample_baselines"):
-                sample = contender.sample(sampler, candidates_cap(contender))
-            with phase("sample_record"):
-                mhz = clock.current_mhz() if clock is not None else None
-                kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
-                contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
-                sample = None
-                last = contender
-                if contender.reason is None:
-                    contender.reason = stop_reason(contender.samples, _clock() - began, settings)
+            start = _clock()
+            if last is not None:
+                last.charge_l2(sampler)
+            charged = _clock()
+            sample = contender.sample(sampler, candidates_cap(contender))
+            sampled = _clock()
+            mhz = clock.current_mhz() if clock is not None else None
+            kept = clock is None or not too_slow(mhz, clock.default_mhz, low_clock)
+            contender.record(sample, kept, mhz, clock.default_mhz if clock is not None else None)
+            sample = None
+            last = contender
+            if contender.reason is None:
+                contender.reason = stop_reason(contender.samples, _clock() - began, settings)
+            phases.add("sample_l2", charged - start)
+            phases.add("sample_candidate" if contender.who == "candidate" else "sample_baselines", sampled - charged)
+            phases.add("sample_record", _clock() - sampled)
     if last is not None:
         last.charge_l2(sampler)
 

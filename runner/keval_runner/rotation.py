@@ -93,7 +93,7 @@ class InputRotation:
     buffers: how many sets keep buffers of their own (None: all; fewer only when every set has
     the same layout); the other sets are never passed to a call, only copied from."""
 
-    def __init__(self, entry, sets: list, expected: dict, buffers=None):
+    def __init__(self, entry, sets: list, expected: dict, buffers=None, values=None):
         self.entry = entry
         self.seeds = [seed for seed, _ in sets]
         self.arguments = [args for _, args in sets]
@@ -103,8 +103,12 @@ class InputRotation:
         self.buffers = self.arguments[:count]
         # Each set's values: a buffer's copied aside (as copies of the storage its tensors reach,
         # so any layout, expanded or transposed included, can be written back into same-layout
-        # buffers); a set without buffers keeps its own, which no call touches.
-        self.contents = [[storage_span(t).clone() for t in tensors_in(args)] for args in self.buffers]
+        # buffers), or `values` (one set of the same layout, only read: a baseline's drawn set,
+        # timing_job.py), none copied; a set without buffers keeps its own, which no call touches.
+        if values is not None:
+            self.contents = [[storage_span(t) for t in tensors_in(values)]]
+        else:
+            self.contents = [[storage_span(t).clone() for t in tensors_in(args)] for args in self.buffers]
         self.contents += [[storage_span(t) for t in tensors_in(args)] for args in self.arguments[count:]]
         self.expected = dict(expected)
         self.current = None  # index of the content set the last prepared call uses

@@ -5,7 +5,7 @@ Baselines: "golden" (the task's golden.py), "eager" (reference.py's `reference`)
 submission runs in the guest, which never sees the baselines' files. So the submission can
 neither slow its baselines down nor read the golden. Every contender rotates its own input sets
 built from the same seeds (a baseline of a case with large sets uses the first seed's alone:
-baseline_inputs.py); the submission's timed outputs are checked against its first outputs
+one_set_inputs); the submission's timed outputs are checked against its first outputs
 for the same inputs (in the guest), its kernel profile taken on CUDA, and last, on CUDA, an
 ablation: one more call with the submission's own kernels suppressed, whose outputs must differ
 from its first (else the kernels did not do the work).
@@ -24,7 +24,6 @@ import os
 import torch
 
 from . import cpu_pinning, device_gate
-from .baseline_inputs import OneSetInputs
 from .candidate_job import CandidateJob, SharedCall
 from .compare import tensors_identical
 from .errors import describe
@@ -133,10 +132,10 @@ class TimingJob(CandidateJob):
             # set), not in the caching allocator's blocks: both sides read their inputs from the
             # same kind of memory, whatever a few-us call makes of where it lies.
             if buffers == 1:
-                inputs = self.one_set_inputs(case, seeds[0], fn, shared)
-                if inputs is None:
+                rotation = self.one_set_inputs(case, seeds[0], fn, shared)
+                if rotation is None:
                     return None
-                contenders.append(Contender(name, inputs.prepare))
+                contenders.append(Contender(name, rotation.prepare))
                 continue
             sets = self.rotation_sets(case, seeds, share=True)
             for _, call in sets:
@@ -147,15 +146,21 @@ class TimingJob(CandidateJob):
         return PreparedCase(case, seeds[0], candidate, contenders, held_bytes, first_outputs, shared)
 
     def one_set_inputs(self, case, seed, fn, shared: list):
-        """A baseline's OneSetInputs of the seed's set, its buffers appended to `shared`; None
-        when drawing it fails (reported)."""
+        """A baseline's rotation of the seed's set alone, for a case whose sets are large: the
+        candidate's rotation keeps the values behind its buffers changing, so an output cache
+        keyed on addresses gives itself away, and holds every seed's set and a copy for that. A
+        baseline is keval's own code, with no cache to catch, and a set this large leaves
+        placement and the L2 no seed to favour: its buffers, refilled before each call from the
+        drawn set (the memo's own tensors, or a draw of its own), two sets where it held one
+        more than the case has seeds. The buffers are appended to `shared`; None when drawing
+        fails (reported)."""
         drawn = self._inputs(case, seed, read_only=True)
         if drawn is None:
             return None
         call = SharedCall(drawn, 0)
         call.keep_private()
         shared.append(call)
-        return OneSetInputs(fn, call.args, drawn)
+        return InputRotation(fn, [(seed, call.args)], {}, buffers=1, values=drawn)
 
     def measure_cases(self, cases: list, baselines: list) -> list:
         """Prepares and measures `cases` in batches of at most the budget's bytes held on the
@@ -188,8 +193,8 @@ class TimingJob(CandidateJob):
 
     def held_bytes(self, case, baselines: int):
         """What a case's inputs will hold on the device: the submission's rotation (every set,
-        and a copy of each set with buffers of its own) and each baseline's (the same, or its
-        OneSetInputs: a set and its drawn values), from its first set's size (drawn, not copied
+        and a copy of each set with buffers of its own) and each baseline's (the same, or
+        one_set_inputs': a set and its drawn values), from its first set's size (drawn, not copied
         to the device); None when its inputs fail (reported). The set stays in the memo for
         prepare_case."""
         size = self._input_bytes(case, case["seeds"][0])

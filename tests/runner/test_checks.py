@@ -221,6 +221,23 @@ def test_rotation_in_one_buffer_turns_every_sets_contents_through_it():
     assert float(second[0]) == 2.0 and float(third[0]) == 3.0
 
 
+def test_a_rotation_given_its_sets_values_refills_from_them_and_leaves_them_unchanged():
+    """A baseline's one set of a large case (timing_job.py's one_set_inputs): its buffers are
+    refilled before every call from the drawn set, which no call touches and nothing copies."""
+    def add_in_place(x, n):
+        before = x.clone()
+        x.add_(n)
+        return before
+
+    drawn = (torch.arange(6, dtype=torch.float32).reshape(2, 3).t(), 5)
+    buffers = (drawn[0].clone().t().contiguous().t(), 5)  # same layout, memory of its own
+    rotation = InputRotation(add_in_place, [(1, buffers)], {}, buffers=1, values=drawn)
+    seen = [rotation.prepare(k)() for k in range(4)]
+    assert all(torch.equal(s, drawn[0]) for s in seen)  # without the refill: +5, +10, +15
+    assert torch.equal(drawn[0], torch.arange(6, dtype=torch.float32).reshape(2, 3).t())
+    assert buffers[0].data_ptr() != drawn[0].data_ptr()
+
+
 def test_rotation_keeps_a_buffer_per_set_when_the_layouts_differ():
     sets = [(1, (torch.ones(4),)), (2, (torch.ones(2, 2).t(),))]
     rotation = InputRotation(lambda x: x + 1, sets, {1: None, 2: None}, buffers=1)

@@ -134,7 +134,7 @@ def test_clock_patch_is_tampering_on_gpu(gpu_runner, gpu_jobs):
 def test_a_baseline_of_a_large_case_holds_two_sets_not_one_more_than_the_seeds(gpu_runner, gpu_jobs):
     """Sets of 2 GiB (over 2 x L2: one buffer): the golden baseline adds its set and the drawn
     values to what the warden holds (and its outputs), not the candidate's two seeds' sets and a
-    copy (baseline_inputs.py)."""
+    copy (timing_job.py's one_set_inputs)."""
     set_bytes, output_bytes = 2 << 30, 1 << 30  # vec_add: two float32 inputs of 2^28, one output
     held = {}
     for baselines in (False, True):
