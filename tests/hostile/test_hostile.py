@@ -6,11 +6,14 @@ Every file in cases/ is one submission with a header:
     # expect: tampering                the verdict it must get ("a|b": either is right)
     # device: cpu|cuda|both            the modes it runs in
     # needs: timing                    (optional) only the timing job can catch it
+    # speedup_at_most: 2               (optional) the result's speedup, and each case's, is null or at most this
+    # after: <case>                    (optional) judged after <case>, in the same worker slot
     # why: ...                         the hack, in one line
 
 All cases of the current mode (CPU, or CUDA with KEVAL_HOSTILE_DEVICE=cuda) go through the real
-`keval run` in one shared run (cases expecting `timeout` in a second run with a short deadline),
-then each case is its own test id. Machine-safety tests follow: the suite folder is unchanged,
+`keval run` in one shared run (cases expecting `timeout` in a second run with a short deadline;
+cases in an `after:` chain, and the cases they name, in a third run with one worker slot, in
+the order the chains give), then each case is its own test id. Machine-safety tests follow: the suite folder is unchanged,
 the store opens and holds every evaluation, nothing was written outside a job's work folder, no
 process the cases started survives, nothing reached the network listener, floods were capped.
 
@@ -18,7 +21,8 @@ Environment: KEVAL (binary, default build/keval), KEVAL_PYTHON (runner Python, p
 keval), KEVAL_HOSTILE_DEVICE (cpu|cuda, default cpu), KEVAL_HOSTILE_TIMING=0 (run with
 --no-timing: cases marked `needs: timing` are skipped), KEVAL_HOSTILE_CASES (comma-separated
 globs over case names, for working on a few cases), KEVAL_HOSTILE_KEEP=1 (keep the runs' folder,
-whose path is printed), KEVAL_HOSTILE_JOBS (worker slots, default 2; more on a GPU machine), KEVAL_HOSTILE_RUNS_DIR (a
+whose path is printed), KEVAL_HOSTILE_JOBS (worker slots of the shared runs, default 2; more on a GPU machine;
+the ordered run has one), KEVAL_HOSTILE_RUNS_DIR (a
 fixed folder for the runs, kept, so that a run cut short resumes there).
 """
 import fnmatch
@@ -52,6 +56,8 @@ ONLY = [g.strip() for g in os.environ.get("KEVAL_HOSTILE_CASES", "").split(",") 
 SLEEPER_MARK = b"keval_hostile_sleeper"  # argv[0] of every process the cases leave behind
 FILE_MARK = "keval_hostile_marker"  # name prefix of every file the "write" cases try to create
 TMP_MARKS = "/tmp/keval_hostile_marker_*"
+SHARED_TMP_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+SHADOW_MARK = "shadowed by pgb_replace_torch"
 LISTEN_PORT = 39517  # network_connect.py tries to reach this listener
 MAIN_TIMEOUT_S = 120
 DEADLINE_TIMEOUT_S = 20  # the run of the cases that must time out
@@ -61,7 +67,8 @@ OUT_ROOT_ALLOWED = {"results.jsonl", "summary.json", "keval.db", "keval.db-journ
 VERDICTS = {"pass", "bad_submission", "missing_entry", "compile_error", "runtime_error", "crash",
             "timeout", "wrong_shape", "wrong_dtype", "mismatch", "nan_mismatch", "nondeterministic",
             "input_mutated", "out_of_bounds", "no_kernel", "library_fallback", "tampering"}
-HEADER_KEYS = {"task", "expect", "device", "needs", "why"}
+HEADER_KEYS = {"task", "expect", "device", "needs", "why", "speedup_at_most", "after"}
+DEVICES = {"cpu": {"cpu"}, "cuda": {"cuda"}, "both": {"cpu", "cuda"}}
 
 
 # -- cases ------------------------------------------------------------------------------------
@@ -80,13 +87,42 @@ def parse_case(path: pathlib.Path) -> dict:
     expect = set(header["expect"].split("|"))
     if not expect <= VERDICTS or header["device"] not in {"cpu", "cuda", "both"}:
         raise ValueError(f"{path.name}: bad expect {header['expect']!r} or device {header['device']!r}")
+    speedup_at_most = None
+    if "speedup_at_most" in header:
+        try:
+            speedup_at_most = float(header["speedup_at_most"])
+        except ValueError:
+            speedup_at_most = -1.0
+        if not speedup_at_most > 0:
+            raise ValueError(f"{path.name}: speedup_at_most must be a positive number, not {header['speedup_at_most']!r}")
+    after = header.get("after") or None
+    if after is not None and not re.fullmatch(r"[A-Za-z0-9_]+", after):
+        raise ValueError(f"{path.name}: after must name one case, not {after!r}")
     return {"name": path.stem, "path": path, "code": path.read_text(), "task": header["task"],
             "expect": expect, "device": header["device"], "needs_timing": header.get("needs") == "timing",
-            "why": header["why"]}
+            "why": header["why"], "speedup_at_most": speedup_at_most, "after": after}
 
 
 def all_cases() -> list:
-    return [parse_case(p) for p in sorted(CASES_DIR.glob("*.py"))]
+    cases = [parse_case(p) for p in sorted(CASES_DIR.glob("*.py"))]
+    by_name = {c["name"]: c for c in cases}
+    for case in cases:
+        if case["after"] is None:
+            continue
+        before = by_name.get(case["after"])
+        if before is None:
+            raise ValueError(f"{case['name']}: after names no case: {case['after']!r}")
+        if not DEVICES[case["device"]] <= DEVICES[before["device"]]:
+            raise ValueError(f"{case['name']}: runs where {case['after']} (device {before['device']}) does not")
+        if "timeout" in case["expect"] or "timeout" in before["expect"]:
+            raise ValueError(f"{case['name']}: a case that may time out cannot be in an after chain")
+        seen = {case["name"]}
+        while before["after"] is not None:  # the chain must end
+            if before["name"] in seen:
+                raise ValueError(f"{case['name']}: its after chain is a cycle")
+            seen.add(before["name"])
+            before = by_name[before["after"]]
+    return cases
 
 
 def selected_cases() -> list:
@@ -99,7 +135,31 @@ def selected_cases() -> list:
 CASES = selected_cases()
 
 
+def ordered_cases(selected: list) -> list:
+    """The cases of the ordered run: every case in an after chain (a selected case's
+    predecessors too, selected or not), each after the case it names; ties by name."""
+    by_name = {c["name"]: c for c in all_cases()}
+    named = {c["after"] for c in by_name.values() if c["after"]}
+    wanted = {c["name"] for c in selected if c["after"] or c["name"] in named}
+    for name in list(wanted):
+        while by_name[name]["after"]:
+            name = by_name[name]["after"]
+            wanted.add(name)
+    order, placed = [], set()
+    while len(order) < len(wanted):
+        ready = sorted(n for n in wanted - placed if by_name[n]["after"] in (None, *placed))
+        order += [by_name[n] for n in ready]
+        placed.update(ready)
+    return order
+
+
+ORDERED = ordered_cases(CASES)
+ORDERED_NAMES = {c["name"] for c in ORDERED}
+
+
 def run_name(case) -> str:
+    if case["name"] in ORDERED_NAMES:
+        return "ordered"
     return "deadline" if case["expect"] == {"timeout"} else "main"
 
 
@@ -147,6 +207,14 @@ def stray_markers() -> list:
     for folder in [SUITE, *SUITE.iterdir(), RUNNER_PACKAGE, REPO]:
         if folder.is_dir():
             found += [str(p) for p in folder.glob(FILE_MARK + "*")]
+    for folder in SHARED_TMP_FOLDERS:  # pgb_replace_torch's shadow modules, known by their text
+        for name in ("torch.py", "triton.py", FILE_MARK + "_shadow.pth"):
+            path = pathlib.Path(folder) / name
+            try:
+                if path.is_file() and (name.endswith(".pth") or SHADOW_MARK in path.read_text(errors="replace")):
+                    found.append(str(path))
+            except OSError:
+                pass
     return sorted(found)
 
 
@@ -187,14 +255,14 @@ class Listener:
 
 # -- the shared runs --------------------------------------------------------------------------
 
-def run_keval(name: str, cases: list, tmp: pathlib.Path, timeout_s: int, timing: bool) -> dict:
+def run_keval(name: str, cases: list, tmp: pathlib.Path, timeout_s: int, timing: bool, jobs: str = JOBS) -> dict:
     submissions = tmp / f"{name}.jsonl"
     with open(submissions, "w") as f:
         for case in cases:
             f.write(json.dumps({"task": case["task"], "code": case["code"], "id": case["name"]}) + "\n")
     out = tmp / f"out_{name}"
     args = [KEVAL, "run", "--suite", str(SUITE), "--submissions", str(submissions), "--out", str(out),
-            "--device", DEVICE, "--jobs", JOBS, "--timeout", str(timeout_s), "--quiet"]
+            "--device", DEVICE, "--jobs", jobs, "--timeout", str(timeout_s), "--quiet"]
     if not timing:
         args.append("--no-timing")
     env = dict(os.environ)
@@ -244,6 +312,10 @@ def hostile():
             runs["main"] = run_keval("main", groups["main"], tmp, MAIN_TIMEOUT_S, TIMING)
         if groups.get("deadline"):
             runs["deadline"] = run_keval("deadline", groups["deadline"], tmp, DEADLINE_TIMEOUT_S, False)
+        if ORDERED:
+            # One worker slot, the submissions in the file's order: each case after the one it
+            # names, in the slot (its uid, its zygote) that case's jobs used.
+            runs["ordered"] = run_keval("ordered", ORDERED, tmp, MAIN_TIMEOUT_S, TIMING, jobs="1")
     finally:
         listener.close()
     yield {"runs": runs, "suite_before": suite_before, "sleepers_before": sleepers_before,
@@ -289,6 +361,28 @@ def test_verdict(hostile, case):
     reasons = "; ".join(result.get("reasons") or [])[:600]
     assert result["verdict"] in case["expect"], (
         f"{case['name']} ({case['why']}): expected {expected}, got {result['verdict']}: {reasons}")
+    bound = case["speedup_at_most"]
+    if bound is not None:
+        speedups = {"result": result.get("speedup")}
+        for entry in result.get("cases") or []:
+            speedups[f"{entry.get('case')}/{entry.get('dtype')}"] = entry.get("speedup")
+        over = {k: v for k, v in speedups.items() if v is not None and not v <= bound}
+        assert not over, (f"{case['name']} ({case['why']}): speedup over {bound} "
+                          f"(a forged time, or work it skipped, was rewarded): {over}")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["after"]], ids=[c["name"] for c in CASES if c["after"]])
+def test_judged_after(hostile, case):
+    """The case was judged after the one it names, in the same slot: the ordered run has one
+    slot, and its store numbers evaluations in the order they were recorded."""
+    run = hostile["runs"]["ordered"]
+    db = sqlite3.connect(f"file:{run['out'] / 'keval.db'}?mode=ro", uri=True)
+    try:
+        ids = dict(db.execute("SELECT submission_id, id FROM evaluations"))
+    finally:
+        db.close()
+    assert case["name"] in ids and case["after"] in ids, f"the ordered run lacks {case['name']} or {case['after']}"
+    assert ids[case["after"]] < ids[case["name"]], f"{case['name']} was judged before {case['after']}"
 
 
 # -- machine safety ---------------------------------------------------------------------------
@@ -331,6 +425,11 @@ def test_store_holds_every_evaluation(hostile):
 
 def test_no_files_written_outside_work_dirs(hostile):
     stray = stray_markers()
+    for path in stray:  # ours by name or text: removed, so that no later process meets them
+        try:
+            os.remove(path)
+        except OSError:
+            pass
     assert not stray, f"files created outside the jobs' work folders: {stray}"
     for run in hostile["runs"].values():
         extra = sorted({p.name for p in run["out"].iterdir()} - OUT_ROOT_ALLOWED)
