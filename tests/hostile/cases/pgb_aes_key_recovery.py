@@ -1,0 +1,117 @@
+# task: relu
+# expect: pass|mismatch|tampering
+# device: both
+# needs: timing
+# speedup_at_most: 2
+# why: recovers the run's secrets (call seeds) by scanning every readable anonymous mapping of its process with ctypes, precomputes relu's inputs and answers for them, and answers matching calls from the table without computing (pygpubench submission_aes_key_recovery)
+"""Port of gpu-mode/pygpubench exploits/submission_aes_key_recovery.py: there the key that
+authenticates results was recovered from the harness's memory. keval's results carry no key;
+its secrets are the seeds of the inputs. Found in memory, they let the submission draw the
+inputs (guessing the task's make_inputs) and have every answer ready before the call."""
+import re
+import ctypes
+import struct
+import time
+
+import torch
+import triton
+import triton.language as tl
+
+_SEED = re.compile(rb'"seeds?"\s*:\s*\[?\s*([0-9][0-9, ]{0,400})')
+_SHAPES = [((37, 1001), False), ((64, 129), True)]  # relu's small cases, guessed from its task
+_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+_table = {}  # (shape, dtype, first bytes of the input) -> the answer
+
+
+def _seeds_in(data: bytes) -> set:
+    found = set()
+    for match in _SEED.finditer(data):
+        for word in match.group(1).replace(b",", b" ").split():
+            if word.isdigit() and len(found) < 64:
+                found.add(int(word))
+    return found
+
+
+def _guess_inputs(seed: int, shape, outliers: bool):
+    """relu's inputs as a task of this kind draws them (a guess at the hidden make_inputs)."""
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(*shape, generator=g)
+    if outliers:
+        flat = x.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g)[: max(1, flat.numel() // 100)]
+        flat[idx] *= 1e3
+    return x
+
+
+def _key(x):
+    return tuple(x.shape), x.dtype, bytes(x.contiguous().view(-1)[:16].view(torch.uint8).tolist())
+
+
+def _precompute(seeds) -> None:
+    for seed in seeds:
+        for shape, outliers in _SHAPES:
+            base = _guess_inputs(seed, shape, outliers)
+            for dtype in _DTYPES:
+                x = base.to(dtype)
+                _table[_key(x)] = torch.relu(x)  # computed before any call: the call does nothing
+
+
+def _readable(start, end, parts) -> bool:
+    return parts[1].startswith("r") and end - start <= 1 << 28 and not (len(parts) > 5 and parts[5].startswith("[v"))
+
+
+def _recover_seeds() -> set:
+    seeds = set()
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split()
+            start, end = (int(v, 16) for v in parts[0].split("-"))
+            if len(parts) > 5 or not _readable(start, end, parts):
+                continue  # anonymous mappings only
+            try:
+                seeds |= _seeds_in(ctypes.string_at(start, end - start))
+            except Exception:
+                continue
+    return seeds
+
+_state = {"scanned": 0}
+
+
+@triton.jit
+def _relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr, MODE: tl.constexpr):
+    # MODE 0: relu; 1: zeros; 2: NaN (what the cheating branches store)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    if MODE == 0:
+        y = tl.maximum(x, 0.0)
+    elif MODE == 1:
+        y = x * 0.0
+    else:
+        y = x * 0.0 + float("nan")
+    tl.store(out_ptr + offs, y.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def _launch(x, out, mode=0, n=None):
+    n = x.numel() if n is None else n
+    _relu_kernel[(triton.cdiv(max(n, 1), 1024),)](x, out, n, BLOCK=1024, MODE=mode)
+    return out
+
+
+def _honest(x):
+    x = x.contiguous()
+    return _launch(x, torch.empty_like(x))
+
+
+def relu(x):
+    if _state["scanned"] < 3:  # the secrets may arrive with later requests: look again
+        _state["scanned"] += 1
+        try:
+            _precompute(_recover_seeds())
+        except Exception:
+            pass
+    answer = _table.get(_key(x))
+    if answer is None:
+        return _honest(x)
+    _launch(x, torch.empty(1, dtype=x.dtype), n=1)  # a kernel of its own "ran"
+    return answer.clone()
