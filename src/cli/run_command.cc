@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/unjudged.h"
 #include "suite/adapters/peer_source.h"
+#include "engine/run_interruption.h"
 #include "engine/run_session.h"
 #include "engine/shard.h"
 #include "report/result_table.h"
@@ -82,7 +83,14 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       run.sandbox = !*no_sandbox;
       run.submissions_label = *submissions;
       run.suite_label = suite_label(*suite_dir);
-      RunOutput output = run_session(suite, list, run, std::cerr);
+      RunInterruption ctrl_c;  // Ctrl-C ends the jobs, then what finished is written
+      RunOutput output;
+      try {
+        output = run_session(suite, list, run, std::cerr);
+      } catch (const RunInterrupted&) {  // while starting: no job ran
+        std::cerr << "keval: interrupted before any submission was judged; nothing was written\n";
+        return 130;
+      }
       if (!*quiet) print_result_table(std::cout, output.results, output.summary);
       const size_t reused = output.summary.value("resumed", size_t{0});
       std::cout << "reused " << reused << " stored result(s) from " << *out << "/keval.db"

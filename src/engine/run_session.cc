@@ -12,6 +12,7 @@
 #include "engine/golden_record.h"
 #include "engine/out_lock.h"
 #include "engine/rerun_selection.h"
+#include "engine/run_interruption.h"
 #include "engine/result_recorder.h"
 #include "engine/resume_index.h"
 #include "engine/run_environment.h"
@@ -123,6 +124,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   output.summary["speedup_baseline"] =
       settings.timing.enabled && !speedup_baseline.empty() ? nlohmann::json(speedup_baseline) : nlohmann::json(nullptr);
   output.summary["harness_errors"] = output.harness_errors;
+  // Ctrl-C: the summary covers what finished; the rest is among harness_errors, unstored
+  output.summary["interrupted"] = run_interrupted();
   std::ofstream results_file(options.out / "results.jsonl");
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
   std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";

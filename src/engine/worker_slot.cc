@@ -2,9 +2,12 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
 #include <utility>
 #include <sstream>
+
+#include "engine/run_interruption.h"
 
 namespace keval {
 
@@ -30,6 +33,7 @@ void WorkerSlot::start() {
 
 JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds timeout,
                            const MessageHook& on_message) {
+  if (run_interrupted()) throw RunInterrupted();
   if (fresh_process_ && process_) process_->stop();
   if (!process_ || !process_->running()) start();
   const std::string job = "j" + std::to_string(next_job_++);
@@ -41,10 +45,17 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
   auto deadline = started + timeout;
   long long child_pid = 0;
   bool started_seen = false;
+  bool interrupted = false;
   try {
     process_->send(request);
     while (true) {
-      auto message = process_->read(deadline);
+      // read in short stretches: an interrupted run (run_interruption.h) ends its jobs soon
+      auto message = process_->read(std::min(deadline, std::chrono::steady_clock::now() + kInterruptCheck));
+      if (!message && run_interrupted()) {
+        interrupted = true;
+        break;
+      }
+      if (!message && std::chrono::steady_clock::now() < deadline) continue;
       if (!message) {
         if (outcome.timed_out) {  // the zygote did not report the exit: replace it
           outcome.runner_lost = true;
@@ -93,6 +104,10 @@ JobOutcome WorkerSlot::run(nlohmann::json request, std::chrono::milliseconds tim
     outcome.stderr_tail = std::string("runner lost: ") + e.what();
     kill_group(child_pid);
     process_->stop();
+  }
+  if (interrupted) {
+    kill_group(child_pid);  // the zygote reports its exit to no one: it leaves with the run
+    throw RunInterrupted();
   }
   outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (request.contains("work_dir")) {

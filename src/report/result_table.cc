@@ -50,7 +50,8 @@ void print_result_table(std::ostream& out, const std::vector<SubmissionResult>& 
         << "% (share of all submissions that pass and beat the baseline)";
   }
   if (summary.contains("harness_errors") && !summary["harness_errors"].empty()) {
-    out << "; " << summary["harness_errors"].size() << " not judged (harness errors)";
+    out << "; " << summary["harness_errors"].size() << " not judged"
+        << (summary.value("interrupted", false) ? " (interrupted)" : " (harness errors)");
   }
   out << "\n";
 }

@@ -52,6 +52,7 @@ def test_summary_counts_match_results(examples_run):
     assert sum(summary["verdict_counts"].values()) == len(results)
     assert summary["environment"]["device_mode"] == "cpu_interpreter"
     assert summary["timing_method"] == "wall_clock"
+    assert summary["interrupted"] is False  # ended by itself (test_interrupt.py: Ctrl-C)
     # The printed table names every submission.
     for r in results:
         assert r["id"][:20] in proc.stdout
