@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "report/generation_summary.h"
+#include "report/speedup_format.h"
 
 namespace keval {
 namespace {
@@ -144,7 +145,7 @@ std::string comparison_markdown(const nlohmann::json& comparison) {
       }
       const auto& c = per_entry[label];
       out << " " << c["passes"] << "/" << c["n"];
-      if (c["best_speedup"].is_number()) out << " (" << cell(c["best_speedup"], 2) << "×)";
+      if (c["best_speedup"].is_number()) out << " (" << format_speedup(c["best_speedup"].get<double>()) << "×)";
       out << " |";
     }
     out << "\n";

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "report/speedup_format.h"
+
 namespace keval {
 namespace {
 
@@ -30,7 +32,7 @@ void print_result_table(std::ostream& out, const std::vector<SubmissionResult>& 
   out << pad("id", id_width + 2) << pad("task", task_width + 2) << pad("verdict", 16)
       << pad("speedup", 10) << "reason\n";
   for (const auto& r : results) {
-    std::string speedup = r.speedup ? fixed(*r.speedup, 2) + "x" : "-";
+    std::string speedup = r.speedup ? format_speedup(*r.speedup) + "x" : "-";
     std::string reason = r.judgement.reasons.empty() ? "" : r.judgement.reasons.front();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
     if (reason.size() > 90) reason = reason.substr(0, 87) + "...";
@@ -42,7 +44,7 @@ void print_result_table(std::ostream& out, const std::vector<SubmissionResult>& 
       << fixed(100 * summary.value("call_accuracy", 0.0), 1) << "%, exec accuracy "
       << fixed(100 * summary.value("exec_accuracy", 0.0), 1) << "%";
   if (summary["geomean_speedup"].is_number()) {
-    out << ", geomean speedup " << fixed(summary["geomean_speedup"].get<double>(), 2) << "x";
+    out << ", geomean speedup " << format_speedup(summary["geomean_speedup"].get<double>()) << "x";
   }
   if (summary["timing_method"].is_string()) out << " (" << summary["timing_method"].get<std::string>() << ")";
   if (summary.contains("fast_p") && summary["fast_p"].contains("1") && summary["geomean_speedup"].is_number()) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "report/speedup_format.h"
 #include "stats/summary_stats.h"
 
 namespace keval {
@@ -69,9 +70,7 @@ void write_status_report(std::ostream& out, const Suite& suite,
           << (found->judgement.reasons.empty() ? "" : found->judgement.reasons.front().substr(0, 80)) << " |\n";
       continue;
     }
-    // two decimals, or two significant digits below 0.1x (the CPU interpreter against eager
-    // PyTorch reads 0.0012x, which two decimals would show as 0.00x)
-    auto ratio = [](double x) { return x < 0.1 ? fmt("%.2gx", x) : fmt("%.2fx", x); };
+    auto ratio = [](double x) { return format_speedup(x) + "x"; };
     auto versus = [&](const std::string& baseline) -> std::string {
       auto b = c->baseline_ms.find(baseline);
       if (baseline == found->baseline && c->ref_time_ms) return ratio(*c->ref_time_ms / *c->time_ms);
