@@ -83,12 +83,15 @@ std::string misspelling(const CLI::App& app, int argc, const char* const* argv, 
 
 int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, const char* const* argv,
                        std::ostream& err) {
-  if (dynamic_cast<const CLI::CallForHelp*>(&error) || dynamic_cast<const CLI::CallForAllHelp*>(&error) ||
-      dynamic_cast<const CLI::CallForVersion*>(&error) || error.get_exit_code() == 0) {
-    return app.exit(error);
-  }
   const CLI::App* level = nullptr;
   std::string message = misspelling(app, argc, argv, level);
+  // Help asked beside a misspelled word is an error too: CLI11 would print the help of the
+  // last command it knew and exit 0, as if `keval NOSUCH --help` named a command.
+  if (message.empty() && (dynamic_cast<const CLI::CallForHelp*>(&error) ||
+                          dynamic_cast<const CLI::CallForAllHelp*>(&error) ||
+                          dynamic_cast<const CLI::CallForVersion*>(&error) || error.get_exit_code() == 0)) {
+    return app.exit(error);
+  }
   if (message.empty()) {
     message = error.what();
     if (dynamic_cast<const CLI::RequiredError*>(&error) && level == &app) {

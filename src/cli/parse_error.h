@@ -9,7 +9,8 @@
 namespace keval {
 
 // Handles a ParseError from app.parse(argc, argv): help and --version print as CLI11 prints
-// them and return 0; any other error prints its line on `err` and returns 1.
+// them and return 0, unless a command or option beside them is unknown; any other error
+// prints its line on `err` and returns 1.
 int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, const char* const* argv,
                        std::ostream& err);
 

@@ -161,6 +161,20 @@ def test_command_line_mistakes_exit_1_with_a_keval_line_and_the_near_name():
         assert len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_help_beside_an_unknown_command_is_that_error_and_help_alone_still_helps():
+    for args, expected in ((["NOSUCH", "--help"], 'keval: unknown command "NOSUCH" for keval'),
+                           (["tasks", "lst", "-h"], 'keval: unknown command "lst" for keval tasks'),
+                           (["run", "--suit", "x", "--help"], "keval: unknown option --suit for keval run")):
+        proc = run_keval(*args, check=False)
+        assert proc.returncode == 1, (args, proc.returncode, proc.stdout)
+        assert proc.stderr.startswith(expected), proc.stderr
+        assert proc.stdout == "", proc.stdout  # no help printed as if the command existed
+    for args in (["--help"], ["run", "--help"], ["tasks", "show", "--help"], ["dataset", "export", "-h"],
+                 ["run", "--suite", "suites/keval", "--help"], ["--version"]):
+        proc = run_keval(*args, check=False)
+        assert proc.returncode == 0 and proc.stdout.strip(), (args, proc.returncode, proc.stderr)
+
+
 def test_a_tasks_glob_that_matches_nothing_is_an_error_naming_near_tasks(tmp_path):
     subs = relu_submissions(tmp_path / "s.jsonl")
     proc = run_keval("run", "--suite", "suites/keval", "--submissions", subs, "--out", tmp_path / "o",
