@@ -6,7 +6,9 @@ namespace keval {
 
 void DeviceGate::lock_shared() {
   std::unique_lock<std::mutex> lock(mutex_);
+  ++shares_waiting_;
   changed_.wait(lock, [&] { return !alone_ && waiting_alone_ == 0; });
+  --shares_waiting_;
   ++sharing_;
 }
 
@@ -76,6 +78,11 @@ void DeviceGate::set_hold_file(std::filesystem::path file) {
 std::filesystem::path DeviceGate::hold_file() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return hold_file_;
+}
+
+DeviceGate::State DeviceGate::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {sharing_, shares_waiting_, waiting_alone_, alone_};
 }
 
 void DeviceGate::update_hold_file() {

@@ -32,12 +32,23 @@ class DeviceGate {
   void set_hold_file(std::filesystem::path file);
   std::filesystem::path hold_file() const;
 
+  // Who holds and who waits, now: lets a test wait until a job has reached the gate instead
+  // of guessing how long its thread takes to get there.
+  struct State {
+    int sharing = 0;
+    int shares_waiting = 0;   // in lock_shared(), held back
+    int timing_waiting = 0;   // in lock() or upgrade(), waiting for the device alone
+    bool alone = false;
+  };
+  State state() const;
+
  private:
   void update_hold_file();  // with mutex_ held
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   int sharing_ = 0;         // jobs holding a share
+  int shares_waiting_ = 0;  // jobs waiting for a share
   int waiting_alone_ = 0;   // timing jobs waiting (they block new shares)
   bool alone_ = false;      // a timing job holds the device
   std::filesystem::path hold_file_;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "common/wait_until_for_test.h"
 #include "engine/runner_process.h"
 
 namespace keval {
@@ -48,14 +49,15 @@ TEST_F(DeviceGateAloneTest, WaitsForRunningCorrectnessJobsBeforeGrantingAndCount
     gate.on_message({{"type", "device_alone"}});
     granted = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(wait_until([&] { return device.state().timing_waiting == 1; })) << "it never asked";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a wait it must count, once it waits
   EXPECT_FALSE(granted.load());
   EXPECT_FALSE(std::filesystem::exists(dir / "device-alone-0"));
   device.unlock_shared();
   measuring.join();
   EXPECT_TRUE(granted.load());
   EXPECT_TRUE(std::filesystem::exists(dir / "device-alone-0"));
-  EXPECT_GE(gate.waited_s(), 0.04);
+  EXPECT_GE(gate.waited_s(), 0.05);
 }
 
 TEST_F(DeviceGateAloneTest, AFileItCannotCreateIsAHarnessError) {
@@ -73,7 +75,7 @@ TEST_F(DeviceGateAloneTest, TwoTimingJobsAskingAtOnceMeasureOneAfterTheOther) {
   auto measure = [&](DeviceGateAlone& gate) {
     gate.on_message({{"type", "device_alone"}});  // parked while it waits: no deadlock
     most = std::max(most.load(), ++alone);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // time for a second one to show
     --alone;
     gate.on_message({{"type", "device_shared"}});
     gate.on_message({{"type", "device_paused"}});  // then pauses: the other may measure
@@ -96,11 +98,11 @@ TEST_F(DeviceGateAloneTest, APausedCorrectnessJobLetsATimingJobMeasureAndResumes
   std::thread timer([&] {
     timing.on_message({{"type", "device_alone"}});
     measuring = true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // time for a wrong resume to show
     EXPECT_FALSE(resumed.load());  // the paused job stays paused while timing measures
     timing.on_message({{"type", "device_shared"}});
   });
-  while (!std::filesystem::exists(dir / "hold")) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(dir / "hold"); })) << "no hold file";
   EXPECT_FALSE(measuring.load());  // the correctness job still holds its share
   std::thread job([&] {
     correctness->on_message({{"type", "device_paused"}});  // its pause point
@@ -127,7 +129,7 @@ TEST_F(DeviceGateAloneTest, AnIdleStretchGivesTheShareBackAtOnceAndBusyTakesOneA
       gate.on_message({{"type", "device_busy"}});  // waits while a timing job has the device
       busy = true;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    ASSERT_TRUE(wait_until([&] { return device.state().shares_waiting == 1; })) << "busy never waited";
     EXPECT_FALSE(busy.load());
     EXPECT_FALSE(std::filesystem::exists(dir / "device-busy-0"));
     device.unlock();

@@ -9,10 +9,20 @@
 #include <shared_mutex>
 #include <thread>
 
+#include "common/wait_until_for_test.h"
+
 namespace keval {
 namespace {
 
 using namespace std::chrono_literals;
+
+// Whether a new share could start now; one that does is given back at once, so a wrong answer
+// fails the test instead of leaving a share that a later wait never sees released.
+bool a_share_may_start(DeviceGate& gate) {
+  if (!gate.try_lock_shared()) return false;
+  gate.unlock_shared();
+  return true;
+}
 
 TEST(DeviceGate, CorrectnessJobsShareTheDevice) {
   DeviceGate gate;
@@ -35,11 +45,12 @@ TEST(DeviceGate, TimingWaitsForRunningJobsAndBlocksNewOnes) {
   std::thread timing([&] {
     gate.lock();
     timing_in = true;
-    std::this_thread::sleep_for(50ms);
+    std::this_thread::sleep_for(20ms);  // time for a wrongly admitted late job to show
     EXPECT_FALSE(late_job_in);  // nothing started beside the timed work
+    EXPECT_EQ(gate.state().sharing, 0);
     gate.unlock();
   });
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(wait_until([&] { return gate.state().timing_waiting == 1; })) << "the timing job never asked";
   EXPECT_FALSE(timing_in);  // the running job still holds the device
   std::thread late_job([&] {
     gate.lock_shared();  // arrives while timing waits: must go after it
@@ -47,7 +58,7 @@ TEST(DeviceGate, TimingWaitsForRunningJobsAndBlocksNewOnes) {
     EXPECT_TRUE(timing_in);
     gate.unlock_shared();
   });
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(wait_until([&] { return gate.state().shares_waiting == 1; })) << "the late job never arrived";
   EXPECT_FALSE(late_job_in);
   gate.unlock_shared();  // the running job ends: timing goes, then the late job
   timing.join();
@@ -63,19 +74,13 @@ TEST(DeviceGate, TimingJobsTakeTurns) {
     jobs.emplace_back([&] {
       std::unique_lock<DeviceGate> alone(gate);
       most = std::max(most.load(), ++inside);
-      std::this_thread::sleep_for(5ms);
+      std::this_thread::sleep_for(5ms);  // time for a second one inside to show
       --inside;
     });
   }
   for (auto& job : jobs) job.join();
   EXPECT_EQ(most, 1);
 }
-
-}  // namespace
-}  // namespace keval
-
-namespace keval {
-namespace {
 
 TEST(DeviceGate, AShareUpgradesOnceTheOthersEndAndDowngradesInPlace) {
   DeviceGate gate;
@@ -86,17 +91,17 @@ TEST(DeviceGate, AShareUpgradesOnceTheOthersEndAndDowngradesInPlace) {
     gate.upgrade();
     alone = true;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  // Until the upgrade has begun a new share may rightly start: wait for it, not for a while.
+  ASSERT_TRUE(wait_until([&] { return gate.state().timing_waiting == 1; })) << "the upgrade never began";
   EXPECT_FALSE(alone.load());            // the correctness job still runs
-  EXPECT_FALSE(gate.try_lock_shared());  // and no new one may start meanwhile
-  gate.unlock_shared();                 // it ends
+  EXPECT_FALSE(a_share_may_start(gate));  // and no new one may start meanwhile
+  gate.unlock_shared();                  // it ends
   timing.join();
   EXPECT_TRUE(alone.load());
-  EXPECT_FALSE(gate.try_lock_shared());
+  EXPECT_FALSE(a_share_may_start(gate));
   gate.downgrade();
-  EXPECT_TRUE(gate.try_lock_shared());  // shared again: correctness jobs may start
-  gate.unlock_shared();
-  EXPECT_FALSE(gate.try_lock());         // the downgraded share is still held
+  EXPECT_TRUE(a_share_may_start(gate));  // shared again: correctness jobs may start
+  EXPECT_FALSE(gate.try_lock());          // the downgraded share is still held
   gate.unlock_shared();
   EXPECT_TRUE(gate.try_lock());
   gate.unlock();
@@ -109,11 +114,10 @@ TEST(DeviceGate, TheHoldFileExistsWhileATimingJobWaitsOrHasTheDeviceAlone) {
   gate.lock_shared();  // a running job
   std::thread timing([&] {
     gate.lock();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     EXPECT_TRUE(std::filesystem::exists(file));
     gate.unlock();
   });
-  while (!std::filesystem::exists(file)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(file); })) << "no hold file while timing waits";
   gate.unlock_shared();  // the job pauses or ends
   timing.join();
   EXPECT_FALSE(std::filesystem::exists(file));

@@ -6,7 +6,9 @@ namespace keval {
 
 void EvaluationGate::begin() {
   std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_;
   changed_.wait(lock, [&] { return (limit_ == 0 || running_ < limit_) && !alone_ && waiting_alone_ == 0; });
+  --waiting_;
   ++running_;
 }
 
@@ -57,6 +59,11 @@ int EvaluationGate::limit() const {
 int EvaluationGate::out_of_memory() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return shrinks_;
+}
+
+EvaluationGate::State EvaluationGate::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {running_, waiting_, waiting_alone_, alone_};
 }
 
 }  // namespace keval

@@ -31,10 +31,21 @@ class EvaluationGate {
   int limit() const;          // 0: unlimited
   int out_of_memory() const;  // how many times shrink() was called (retries that fit alone)
 
+  // Who runs and who waits, now: lets a test wait until an evaluation has reached the gate
+  // instead of guessing how long its thread takes to get there.
+  struct State {
+    int running = 0;
+    int waiting = 0;        // in begin(), held back
+    int waiting_alone = 0;  // in begin_alone()
+    bool alone = false;
+  };
+  State state() const;
+
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   int running_ = 0;
+  int waiting_ = 0;     // in begin(), held back
   int limit_ = 0;
   int shrinks_ = 0;
   int crowd_ = 0;       // running when the last evaluation asked to be alone

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/wait_until_for_test.h"
+
 namespace keval {
 namespace {
 
@@ -40,7 +42,8 @@ TEST(EvaluationGate, ARetryAloneHalvesTheCrowdItLeftNotItself) {
     { EvaluationGateAlone turn(&gate); }
     after = gate.shrink();
   });
-  std::this_thread::sleep_for(30ms);
+  // the others must end after it asked: wait for its ask, not for a while
+  ASSERT_TRUE(wait_until([&] { return gate.state().waiting_alone == 1; })) << "the retry never asked";
   others.clear();
   retry.join();
   EXPECT_EQ(after, 2);
@@ -78,11 +81,12 @@ TEST(EvaluationGate, ANewEvaluationWaitsWhileTheLimitIsReached) {
     EvaluationGateShare place(gate);
     started = true;
   });
-  std::this_thread::sleep_for(30ms);
+  ASSERT_TRUE(wait_until([&] { return gate.state().waiting == 1; })) << "the third never arrived";
   EXPECT_FALSE(started);  // two running, limit one
   first.reset();
-  std::this_thread::sleep_for(30ms);
+  std::this_thread::sleep_for(30ms);  // time for a wrong start to show
   EXPECT_FALSE(started);  // one still running: the limit is reached
+  EXPECT_EQ(gate.state().waiting, 1);
   second.reset();
   third.join();
   EXPECT_TRUE(started);
@@ -96,16 +100,17 @@ TEST(EvaluationGate, AloneWaitsForEveryOtherEvaluationToEndAndHoldsNewOnesBack) 
   std::thread retry([&] {
     EvaluationGateAlone turn(&gate);
     alone = true;
-    std::this_thread::sleep_for(30ms);
+    std::this_thread::sleep_for(30ms);  // time for a wrong start to show
     EXPECT_FALSE(later_started);  // none starts while it is alone
   });
-  std::this_thread::sleep_for(30ms);
+  // a later evaluation may rightly start until the retry asks: wait for its ask
+  ASSERT_TRUE(wait_until([&] { return gate.state().waiting_alone == 1; })) << "the retry never asked";
   EXPECT_FALSE(alone);  // the other evaluation still runs (a paused job keeps its memory)
   std::thread later([&] {
     EvaluationGateShare place(gate);
     later_started = true;
   });
-  std::this_thread::sleep_for(30ms);
+  ASSERT_TRUE(wait_until([&] { return gate.state().waiting == 1; })) << "the later one never arrived";
   EXPECT_FALSE(later_started);  // held back while one waits to be alone
   other.reset();
   retry.join();
@@ -123,7 +128,7 @@ TEST(EvaluationGate, TwoEvaluationsWaitingToBeAloneTakeTurns) {
     {
       EvaluationGateAlone turn(&gate);
       most = std::max(most.load(), ++inside);
-      std::this_thread::sleep_for(10ms);
+      std::this_thread::sleep_for(10ms);  // time for a second one inside to show
       --inside;
       ++turns;
     }

@@ -200,7 +200,10 @@ def test_a_run_cut_short_keeps_the_results_it_finished_and_leaves_no_runner_behi
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not (results.exists() and results.read_text().strip()):
             time.sleep(0.2)
-        time.sleep(1.0)  # the hanging submission's job is running now
+        # the hanging submission's job runs once a process below the runner's seed and zygote
+        # does: wait for it, not for a while (a loaded machine may take longer to fork it)
+        while time.monotonic() < deadline and len(descendants(proc.pid)) < 3:
+            time.sleep(0.2)
         below = descendants(proc.pid)
     finally:
         proc.send_signal(signal.SIGKILL)  # cut short: no end-of-run rewrite, no clean-up
