@@ -23,7 +23,8 @@ class FakeRunner : public JobRunner {
       --timing_out_of_memory_runs;
       JobOutcome oom;
       oom.done = true;
-      oom.messages.push_back({{"type", "error"}, {"stage", "timing"}, {"error_kind", "OutOfMemoryError"}});
+      oom.messages.push_back({{"type", "error"}, {"stage", "baseline"}, {"error_kind", "OutOfMemoryError"},
+                              {"out_of_memory", true}});
       return oom;
     }
     if (kind == "timing" && !request.value("device_gate", false)) {
@@ -45,8 +46,24 @@ class FakeRunner : public JobRunner {
       --out_of_memory_runs;
       candidate_hold_files.push_back(request.value("device_hold", ""));
       candidate_alone.push_back(false);
-      out.exit_code = 3;
-      out.stderr_tail = "keval_runner: no guard bands for c/1: OutOfMemoryError('CUDA out of memory.')";
+      out.exit_code = 3;  // the warden's own guard bands did not fit
+      out.messages.push_back({{"type", "error"}, {"stage", "runner"}, {"error_kind", "OutOfMemoryError"},
+                              {"message", "CUDA out of memory."}, {"out_of_memory", true}});
+      return out;
+    }
+    if (kind == "candidate" && guest_out_of_memory_text) {
+      // the submission raised torch's out-of-memory error itself, and printed it on stderr
+      out.done = true;
+      out.exit_code = 0;
+      out.stderr_tail = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 6.00 GiB";
+      out.messages.push_back({{"type", "error"}, {"stage", "call"}, {"error_kind", "OutOfMemoryError"},
+                              {"error_class", "OutOfMemoryError"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1},
+                              {"message", "CUDA out of memory. Tried to allocate 6.00 GiB"}});
+      out.messages.push_back({{"type", "call"}, {"case", "c"}, {"dtype", "float32"}, {"seed", 1}, {"ok", false},
+                              {"kernels", json::array()}, {"other_kernels", json::array()}, {"inputs_mutated", false},
+                              {"output_is_input", false}, {"guard_violations", json::array()},
+                              {"foreign_output_types", json::array()}});
+      out.messages.push_back({{"type", "done"}});
       return out;
     }
     if (kind == "candidate") {
@@ -88,6 +105,7 @@ class FakeRunner : public JobRunner {
   long long over_tolerance = 0;
   int out_of_memory_runs = 0;                   // candidate runs that fail out of GPU memory first
   int timing_out_of_memory_runs = 0;            // the same for timing runs
+  bool guest_out_of_memory_text = false;        // the submission's call raises "CUDA out of memory"
   bool timing_alone_without_gate = false;       // a timing run held the device alone from its start
   std::vector<std::string> candidate_hold_files;  // device_hold of each candidate run
   std::vector<bool> candidate_alone;              // whether it ran with the device alone
@@ -191,6 +209,21 @@ TEST_F(EvaluatorTest, OutOfMemoryTwiceKeepsTheSecondRunsOutcome) {
   EXPECT_EQ(evaluation_gate.out_of_memory(), 0);
   EXPECT_TRUE(facts.candidate.retried_alone);
   EXPECT_NE(judge(facts, JudgePolicy{}).verdict, Verdict::kPass);
+}
+
+TEST_F(EvaluatorTest, ASubmissionRaisingOutOfMemoryTextIsNeitherRetriedNorShrinksTheSlots) {
+  DeviceGate device_gate;
+  device_gate.set_hold_file(dirs.root / "device-hold-0");
+  FakeRunner runner(&device_gate);
+  runner.guest_out_of_memory_text = true;
+  EvaluationGate evaluation_gate;
+  EvaluationFacts facts = evaluate_submission(runner, tiny_task(), RunSettings{}, dirs, &device_gate, nullptr, &evaluation_gate);
+  EXPECT_EQ(runner.kinds, (std::vector<std::string>{"candidate"}));  // no run alone
+  EXPECT_FALSE(facts.candidate.retried_alone);
+  EXPECT_EQ(evaluation_gate.out_of_memory(), 0);
+  EXPECT_EQ(evaluation_gate.limit(), 0);  // every slot still runs
+  EXPECT_EQ(judge(facts, JudgePolicy{}).verdict, Verdict::kRuntimeError);
+  EXPECT_TRUE(released(device_gate));
 }
 
 TEST_F(EvaluatorTest, SpendsNoTimingOnWrongSubmissions) {

@@ -121,6 +121,7 @@ ErrorMessage ErrorMessage::read(FieldReader& fields) {
   m.error_class = fields.optional_string("error_class").value_or("");
   m.message = fields.optional_string("message").value_or("");
   m.line = fields.nullable_integer("line");
+  m.out_of_memory = fields.optional_boolean("out_of_memory").value_or(false);
   return m;
 }
 

@@ -99,6 +99,9 @@ struct ErrorMessage {
   std::string error_class;
   std::string message;
   std::optional<long long> line;
+  // set by the process that saw the device refuse its own allocation (the warden, the reference
+  // job), never from the guest's word: the one reason a job is retried alone (device_memory.h)
+  bool out_of_memory = false;
   static ErrorMessage read(FieldReader& fields);
 };
 
