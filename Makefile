@@ -8,6 +8,9 @@ PREFIX ?= /usr/local
 # Suites of keval runs on two workers, a file each at a time (a file's tests share its set-up,
 # such as the examples run): their runs leave cores idle while they start and write.
 XDIST ?= -n 2 --dist loadfile
+# Every test has a time limit (pytest.ini's timeout); make test refuses to run without the
+# plugin that enforces it (pytest would only warn of an unknown setting).
+PYTEST = $(PY) -m pytest -o required_plugins=pytest-timeout
 
 .PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale clean
 
@@ -43,39 +46,42 @@ test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters
 # What the build cannot check of the layers: no src/ include by a ../ path, no import cycle in
 # runner/ (docs/architecture.md, "Layers"; CMake refuses an include up the layers).
 test-layers:
-	$(PY) -m pytest -q tests/layers
+	$(PYTEST) -q tests/layers
 
+# Each test has a TIMEOUT (CMakeLists.txt, gtest_discover_tests).
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j2
 
 # test_gpu.py needs a GPU: scripts/gpu-validate.sh runs it on the H200 (step runner-gpu).
 test-runner:
-	TRITON_INTERPRET=1 PYTHONPATH=runner $(PY) -m pytest -q tests/runner --ignore=tests/runner/test_gpu.py
+	TRITON_INTERPRET=1 PYTHONPATH=runner $(PYTEST) -q tests/runner --ignore=tests/runner/test_gpu.py
 
 test-e2e:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/e2e
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q $(XDIST) tests/e2e
 
+# Its first test's set-up is the three shared runs of every case: a longer limit.
 test-hostile:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/hostile
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q -o timeout=1500 tests/hostile
 
 test-adapters:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/adapters
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q $(XDIST) tests/adapters
 
-# A/A on the CPU: each suite's baseline against itself, a loose bound (bench/aa_bias.py).
+# A/A on the CPU: each suite's baseline against itself, a loose bound that fails only when two
+# runs in a row are off, and a one-sided slowdown that must fail it (bench/aa_bias.py).
 test-aa:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q tests/aa
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q tests/aa
 
 # The latency dataset: export, import, splits, sweep variants, predictor (docs/dataset.md).
 test-dataset:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q $(XDIST) tests/dataset
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PYTEST) -q $(XDIST) tests/dataset
 
 # Shards and merge, a one-node Slurm started on localhost, the HTTP service (docs/scale.md).
 test-scale:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PY) -m pytest -q $(XDIST) tests/scale
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q $(XDIST) tests/scale
 
 # keval generate against a real local HTTP server, then run, scores and compare (docs/generate.md).
 test-generate:
-	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PY) -m pytest -q tests/generate
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PYTEST) -q tests/generate
 
 clean:
 	rm -rf $(BUILD) out

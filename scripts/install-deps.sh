@@ -37,14 +37,16 @@ if [ -z "$py" ]; then
   venv=${venv%/bin/python}
   base=/usr/bin/python3
   [ -x "$base" ] || base=python3
-  echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, ml_dtypes, pytest)"
+  echo "install-deps: creating $venv (torch==2.13.0 CPU build, triton, numpy, ml_dtypes, pytest, pytest-timeout)"
   "$base" -m venv "$venv"
-  "$venv/bin/pip" install -q torch==2.13.0 triton numpy ml_dtypes pytest
+  "$venv/bin/pip" install -q torch==2.13.0 triton numpy ml_dtypes pytest pytest-timeout
 fi
 py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import pytest" 2>/dev/null || "$py" -m pip install -q pytest
 # make test runs the suites of keval runs on two workers (XDIST in the Makefile)
 "$py" -c "import xdist" 2>/dev/null || "$py" -m pip install -q pytest-xdist
+# and gives every test a time limit (pytest.ini): a hung test fails instead of holding CI
+"$py" -c "import pytest_timeout" 2>/dev/null || "$py" -m pip install -q pytest-timeout
 # Tests only: the protocol's schemas checked as JSON Schema (docs/protocol.md); the runner checks
 # requests without it, and those tests skip without it.
 "$py" -c "import jsonschema" 2>/dev/null || "$py" -m pip install -q jsonschema || echo "install-deps: no jsonschema"
