@@ -17,9 +17,11 @@ import torch
 
 from . import checks, device_gate, kernel_identity, peak_memory
 from .compare import max_abs_diff, tensors_identical
+from .device_pressure import short_of_memory
 from .device_sharing import shared_allocator
 from .errors import describe
 from .guest_process import GuestMisbehaved
+from .guest_limits import output_payload_limit
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
@@ -76,21 +78,26 @@ class CandidateJob:
 
     # -- the guest -------------------------------------------------------------------------
 
-    def ask(self, header: dict, fds=(), stage: str = "call", where=None, keep_fds: bool = False):
+    def ask(self, header: dict, fds=(), stage: str = "call", where=None, keep_fds: bool = False,
+            max_payload_bytes=None):
         """The guest's (reply, payload, descriptors: see GuestProcess.ask); what it saw replaced
         is sent as `tampering`."""
-        reply, payload, kept = self.guest.ask(header, fds, keep_fds)
+        reply, payload, kept = self.guest.ask(header, fds, keep_fds, max_payload_bytes)
         if reply["tampering"]:
             self.send("tampering", stage=stage, names=[clip(n, 300) for n in reply["tampering"]],
                       **(where or {"case": None, "dtype": None, "seed": None}))
         return reply, payload, kept
 
     def guest_error(self, stage: str, reply: dict, **fields) -> None:
-        """An `error` from a failure the guest reports (its fields checked, not trusted)."""
+        """An `error` from a failure the guest reports (its fields checked, not trusted). Its
+        `out_of_memory` is never forwarded: the controller retries a job alone only on what
+        the warden saw, here a device the driver shows nearly full (device_pressure.py)."""
         error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         line = error.get("line")
-        self.writer.error(stage, clip(str(error.get("error_kind", "GuestError")), 100),
-                          str(error.get("message", "")),
+        error_kind = clip(str(error.get("error_kind", "GuestError")), 100)
+        if short_of_memory(self.device, error_kind):
+            fields["out_of_memory"] = True
+        self.writer.error(stage, error_kind, str(error.get("message", "")),
                           line=line if isinstance(line, int) and not isinstance(line, bool) else None,
                           error_class=clip(str(error.get("error_class", "GuestError")), 100), **fields)
 
@@ -154,7 +161,8 @@ class CandidateJob:
         """The guest's reply to one call, and its outputs as CPU tensors that each own their
         memory (None when it failed)."""
         header = {"op": "call", "args": shared.fields, **options}
-        reply, payload, fds = self.ask(header, shared.fds, stage="call", where=where, keep_fds=True)
+        reply, payload, fds = self.ask(header, shared.fds, stage="call", where=where, keep_fds=True,
+                                       max_payload_bytes=output_payload_limit(input_bytes(shared.args)))
         try:
             if not reply["ok"]:
                 return reply, None

@@ -11,8 +11,8 @@ import tempfile
 import traceback
 
 from . import device_gate, peak_memory, phases, sandbox
-from .errors import DeviceError
-from .guest_process import GuestGone, GuestMisbehaved, GuestProcess
+from .errors import DeviceError, out_of_memory_seen
+from .guest_process import GuestGone, GuestMisbehaved, GuestProcess, HarnessFailedBeforeReady
 from .guest_setup import GUEST_KINDS, enter_guest_sandbox
 from .messages import MessageWriter
 
@@ -119,6 +119,20 @@ def die_with_parent() -> None:
     sandbox.set_parent_death_signal()
 
 
+def check_own_device(request: dict) -> None:
+    """DeviceError when the warden's own CUDA context no longer synchronizes: what the warden
+    saw itself, the only device fault a job with a guest reports once the guest is `ready`."""
+    if request.get("device") != "cuda":
+        return
+    import torch
+
+    try:
+        torch.cuda.synchronize()
+    except Exception as exc:  # noqa: BLE001 (any failure of its own context)
+        raise DeviceError("DeviceLost", f"the warden's CUDA context failed after its guest ended: {exc}",
+                          out_of_memory=out_of_memory_seen(exc)) from exc
+
+
 def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     """This process is the warden: the submission runs in a guest it forks (docs/trust.md).
     The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`.
@@ -136,19 +150,28 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
         if facts is not None:
             writer.send("sandbox", **facts)
         dispatch(request, writer, guest=guest, device_ready=True)
+    except HarnessFailedBeforeReady as exc:  # only keval's code had run in the guest
+        guest.kill()
+        if exc.kind == "sandbox":
+            raise sandbox.SandboxError(str(exc)) from exc
+        raise DeviceError(exc.error_kind, str(exc), out_of_memory=exc.out_of_memory) from exc
     except GuestGone:
-        if guest.device_lost is not None:
-            raise DeviceError(*guest.device_lost)
+        # a guest whose context died is a crashed submission, unless the warden's own failed too
+        check_own_device(request)
         _flush_stdio()
         guest.mirror_exit()
     except GuestMisbehaved as exc:
         guest.kill()
-        if str(exc).startswith("sandbox: "):
-            raise sandbox.SandboxError(str(exc)[len("sandbox: "):]) from exc
         writer.send("tampering", stage="protocol", names=[f"guest protocol: {str(exc)[:300]}"])
         return None
     with phases.phase("guest_end"):  # its exit tears its CUDA context down before `done`
         return guest.end()
+
+
+def out_of_memory_field(seen: bool) -> dict:
+    """The `error` field that makes the controller retry the job alone: present only when this
+    process saw its own allocation refused."""
+    return {"out_of_memory": True} if seen else {}
 
 
 def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> None:
@@ -190,12 +213,14 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
         writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")
         code = EXIT_RUNNER_ERROR
     except DeviceError as exc:
-        writer.error("device", exc.kind, str(exc), error_class=exc.kind)
+        writer.error("device", exc.kind, str(exc), error_class=exc.kind, **out_of_memory_field(exc.out_of_memory))
         code = EXIT_DEVICE_ERROR
     except BaseException as exc:  # the runner's own fault: report it, never `done`
         try:
             tail = traceback.format_exc()[-1900:]  # the innermost frames say the most
-            writer.error("runner", type(exc).__name__, tail, error_class=type(exc).__name__)
+            # e.g. the warden's guard bands or inputs that did not fit beside other slots' jobs
+            writer.error("runner", type(exc).__name__, tail, error_class=type(exc).__name__,
+                         **out_of_memory_field(out_of_memory_seen(exc)))
         except BaseException:
             pass
         code = EXIT_RUNNER_ERROR

@@ -5,6 +5,9 @@
 of the raised exception) is reported as "CompilationError" so the controller needs one
 name for compile_error; `error_class` always holds the raised class's own name.
 `line` is the candidate file's line where the error arose, when it can be known.
+`out_of_memory` (present only when true) says the device's allocator or driver refused memory
+(out_of_memory_seen): the controller retries a job alone on it, so only the warden's own
+exceptions may carry it to the controller (candidate_job.guest_error drops the guest's).
 """
 
 import os
@@ -115,8 +118,28 @@ def compilation_error_line(error, module):
     return None
 
 
+# What torch and the CUDA runtime raise when the device refused an allocation: torch's
+# allocator, a context that could not be made ("CUDA error: out of memory" at set_device), a
+# cuBLAS handle that could not be made (seen on the H200 with too many slots for a suite).
+_OUT_OF_MEMORY_SIGNS = ("CUDA out of memory", "CUDA error: out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
+                        "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED")
+
+
+def out_of_memory_seen(exc) -> bool:
+    """Whether exc (or what caused it) is the device refusing memory: torch's OutOfMemoryError,
+    or a RuntimeError of torch or the runtime naming it. Meant for this process's own
+    exceptions: text the guest sent is never read this way."""
+    for item in _exception_chain(exc):
+        if any(k.__name__ == "OutOfMemoryError" for k in type(item).__mro__):
+            return True
+        if isinstance(item, RuntimeError) and any(sign in str(item) for sign in _OUT_OF_MEMORY_SIGNS):
+            return True
+    return False
+
+
 def describe(exc, candidate_file=None, module=None) -> dict:
-    """error_kind, error_class, message and line for an exception."""
+    """error_kind, error_class, message and line for an exception (and out_of_memory: true
+    where out_of_memory_seen)."""
     error_class = type(exc).__name__
     compile_error = find_compilation_error(exc)
     error_kind = COMPILATION_ERROR if compile_error is not None else error_class
@@ -135,15 +158,20 @@ def describe(exc, candidate_file=None, module=None) -> dict:
             line = None
     if line is None:
         line = deepest_line_in(exc, candidate_file)
-    return {"error_kind": error_kind, "error_class": error_class, "message": message, "line": line}
+    fields = {"error_kind": error_kind, "error_class": error_class, "message": message, "line": line}
+    if out_of_memory_seen(exc):
+        fields["out_of_memory"] = True
+    return fields
 
 
 class DeviceError(Exception):
     """The job cannot go on on its device (CUDA missing, or the context lost after a fault).
 
     The child reports it as an `error` with stage "device" and exits with code 4, without
-    `done`: the remaining facts cannot be produced."""
+    `done`: the remaining facts cannot be produced. Raised only from what this process saw
+    itself (or, before `ready`, what the guest saw while only keval's code ran in it)."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: str, message: str, out_of_memory: bool = False):
         super().__init__(message)
         self.kind = kind
+        self.out_of_memory = out_of_memory

@@ -17,7 +17,7 @@ import torch
 
 from . import checks, cpu_pinning, device_sharing, kernel_profile, kernel_tracking, peak_memory
 from .compare import NonTensorOutput, as_output_list, tensors_identical
-from .errors import DeviceError, describe
+from .errors import DeviceError, describe, out_of_memory_seen
 from .guest_channel import Channel, ChannelError
 from .inputs import forget_drawn_inputs, tensors_in
 from .interleaved_timing import Sampler
@@ -351,15 +351,19 @@ def run_guest(request: dict, channel: Channel, enter_sandbox) -> None:
             message = str(exc) if isinstance(exc, SandboxError) else f"{type(exc).__name__}: {exc}"
             channel.send({"op": "sandbox_failed", "message": message})
             raise
-        device, sampler = start_device(request)
+        try:
+            device, sampler = start_device(request)
+        except Exception as exc:  # noqa: BLE001 (still no code of the submission)
+            channel.send({"op": "device_failed", "error_kind": type(exc).__name__, "message": str(exc),
+                          "out_of_memory": out_of_memory_seen(exc)})
+            raise
         channel.send({"op": "ready", "sandbox": facts})
         Guest(request, channel, device, sampler).serve()
         code = 0
     except DeviceError as exc:
-        try:
-            channel.send({"op": "device_lost", "kind": exc.kind, "message": str(exc)})
-        except ChannelError:
-            pass
+        # After `ready` the warden hears nothing of it but the exit: the guest's word that its
+        # device failed decides nothing (the warden checks its own context).
+        print(f"keval_runner guest: {exc.kind}: {exc}", file=sys.stderr)
         code = 4
     except ChannelError:
         code = 3

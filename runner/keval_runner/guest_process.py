@@ -4,6 +4,12 @@ The guest is forked before the warden touches CUDA (a forked child cannot use it
 context) and stays in the job's process group, so the controller's deadline kills both. When
 the guest dies, the warden ends the same way (the same signal, or the same exit code) without
 `done`: the controller sees a crashing submission exactly as when it ran in one process.
+
+The channel is a state machine (guest_turns.py): before `ready` the guest is keval's own code
+(the submission is not loaded yet), so its `sandbox_failed` or `device_failed` is a harness
+fault; after `ready` the guest speaks only in replies, one per request, and anything else is
+the guest misbehaving (`tampering`). A fault of the device or of the sandbox then counts only
+when the warden sees it itself.
 """
 
 import os
@@ -17,19 +23,53 @@ from .guest_channel import Channel, ChannelError, FrameError
 EXIT_DEVICE_ERROR = 4
 
 
-class GuestGone(Exception):
+# Both derive from BaseException, as SystemExit does: a broken or forged reply must end the
+# job's talk with its guest wherever it surfaces, never be taken for a baseline's or a task's
+# own exception by an `except Exception` on the way (run_with_guest in child.py decides).
+class GuestGone(BaseException):
     """The guest closed the channel: it exited, crashed or was killed."""
 
 
-class GuestMisbehaved(Exception):
+class GuestMisbehaved(BaseException):
     """The guest sent something the protocol does not allow (a forged or broken reply)."""
+
+
+class HarnessFailedBeforeReady(Exception):
+    """The guest reported a fault of keval's own set-up before `ready`, while only keval's
+    code ran in it: `sandbox_failed` (kind "sandbox") or `device_failed` (kind "device")."""
+
+    def __init__(self, kind: str, message: str, error_kind: str = "", out_of_memory: bool = False):
+        super().__init__(message)
+        self.kind = kind
+        self.error_kind = error_kind
+        self.out_of_memory = out_of_memory
+
+
+def _text(header: dict, name: str, limit: int) -> str:
+    value = header.get(name)
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def check_reply(header: dict, request_op) -> None:
+    """GuestMisbehaved unless header is a reply: no `op` (after `ready` the guest only answers),
+    a boolean `ok`, a list of names in `tampering`, an object as `error` if any."""
+    if "op" in header:
+        raise GuestMisbehaved(f"a frame out of turn ({str(header['op'])[:40]!r}) where a reply to "
+                              f"{request_op!r} was due")
+    if not isinstance(header.get("ok"), bool):
+        raise GuestMisbehaved(f"reply to {request_op!r} without a boolean 'ok'")
+    tampering = header.get("tampering")
+    if not isinstance(tampering, list) or not all(isinstance(n, str) for n in tampering):
+        raise GuestMisbehaved(f"reply to {request_op!r} without a list of tampered names")
+    if "error" in header and not isinstance(header["error"], dict):
+        raise GuestMisbehaved(f"reply to {request_op!r} with an error that is not an object")
 
 
 class GuestProcess:
     def __init__(self, pid: int, channel: Channel):
         self.pid = pid
         self.channel = channel
-        self.device_lost = None  # (kind, message) when the guest reported its context lost
+        self.is_ready = False  # set by ready(): from then on the guest may only reply
 
     @classmethod
     def start(cls, request: dict, enter_sandbox, close_fds=()):
@@ -55,9 +95,9 @@ class GuestProcess:
         guest_end.close()
         return cls(pid, warden_end)
 
-    def _receive(self, keep_fds: bool = False):
+    def _receive(self, keep_fds: bool = False, max_payload_bytes=None):
         try:
-            header, payload, fds = self.channel.receive()
+            header, payload, fds = self.channel.receive(max_payload_bytes)
         except FrameError as exc:
             raise GuestMisbehaved(str(exc)) from exc
         except ChannelError as exc:
@@ -66,38 +106,42 @@ class GuestProcess:
             for fd in fds:
                 os.close(fd)
             fds = []
-        op = header.get("op")
-        if op in ("device_lost", "sandbox_failed"):
-            for fd in fds:
-                os.close(fd)
-        if op == "device_lost":
-            self.device_lost = (str(header.get("kind", "DeviceLost"))[:100], str(header.get("message", ""))[:2000])
-            raise GuestGone("the guest lost its device")
-        if op == "sandbox_failed":
-            raise GuestMisbehaved(f"sandbox: {str(header.get('message', ''))[:2000]}")
         return header, payload, fds
 
     def ready(self) -> dict:
-        """The guest's sandbox facts, once it is set up."""
+        """The guest's sandbox facts, once it is set up. Before `ready` only keval's code runs
+        in the guest: a `sandbox_failed` or `device_failed` it sends is a fault of the
+        harness (HarnessFailedBeforeReady), not of the submission."""
+        if self.is_ready:
+            raise GuestMisbehaved("`ready` asked for twice")
         header, _, _ = self._receive()
-        if header.get("op") != "ready" or not isinstance(header.get("sandbox"), (dict, type(None))):
+        op = header.get("op")
+        if op == "sandbox_failed":
+            raise HarnessFailedBeforeReady("sandbox", _text(header, "message", 2000))
+        if op == "device_failed":
+            raise HarnessFailedBeforeReady("device", _text(header, "message", 2000),
+                                           _text(header, "error_kind", 100) or "DeviceFailed",
+                                           header.get("out_of_memory") is True)
+        if op != "ready" or not isinstance(header.get("sandbox"), (dict, type(None))):
             raise GuestMisbehaved("the guest's first message is not `ready`")
+        self.is_ready = True
         return header.get("sandbox")
 
-    def ask(self, header: dict, fds=(), keep_fds: bool = False):
+    def ask(self, header: dict, fds=(), keep_fds: bool = False, max_payload_bytes=None):
         """(reply, payload, descriptors) of one request; the descriptors the guest sent are
-        closed unless keep_fds (then they are the caller's to close)."""
+        closed unless keep_fds (then they are the caller's to close). max_payload_bytes: the
+        most payload the reply may carry (the channel's default when None)."""
+        if not self.is_ready:
+            raise GuestMisbehaved(f"{header.get('op')!r} asked before the guest was ready")
         try:
             self.channel.send(header, fds=fds)
         except ChannelError as exc:
             raise GuestGone(str(exc)) from exc
-        reply, payload, kept = self._receive(keep_fds)
+        reply, payload, kept = self._receive(keep_fds, max_payload_bytes)
         try:
-            if not isinstance(reply.get("ok"), bool):
-                raise GuestMisbehaved(f"reply to {header.get('op')!r} without a boolean 'ok'")
-            tampering = reply.get("tampering")
-            if not isinstance(tampering, list) or not all(isinstance(n, str) for n in tampering):
-                raise GuestMisbehaved(f"reply to {header.get('op')!r} without a list of tampered names")
+            check_reply(reply, header.get("op"))
+            if self.channel.pending():  # a second frame for one request
+                raise GuestMisbehaved(f"more than one frame in reply to {header.get('op')!r}")
         except GuestMisbehaved:
             for fd in kept:
                 os.close(fd)
@@ -153,7 +197,25 @@ class GuestProcess:
             else:
                 time.sleep(0.005)
         if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            signal.signal(sig, signal.SIG_DFL)
-            os.kill(os.getpid(), sig)
+            die_of(os.WTERMSIG(status))
         os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 3)
+
+
+def die_of(sig: int):
+    """Ends this process by signal sig (never returns). SIGKILL and SIGSTOP cannot be handled,
+    so their disposition is left alone (signal.signal refuses them); any other gets its default
+    action back and is unblocked first. Where the signal still does not end the process, the
+    shell's code for a death by it."""
+    if sig not in (signal.SIGKILL, signal.SIGSTOP):
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+        except (OSError, ValueError):
+            pass
+    try:
+        os.kill(os.getpid(), sig)
+        for _ in range(100):  # delivered on the way out of kill(); never longer than this
+            time.sleep(0.01)
+    except (OSError, ValueError):
+        pass
+    os._exit(128 + sig)

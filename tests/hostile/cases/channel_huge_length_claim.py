@@ -1,0 +1,27 @@
+# task: relu
+# expect: tampering
+# device: both
+# why: inside the call writes a frame into its channel to the warden that claims a 1 TiB payload (none follows), hoping the warden allocates it and dies
+import os
+import stat
+import struct
+
+import torch
+
+
+def _write_to_channel(data: bytes) -> None:
+    for fd in range(3, 256):
+        try:
+            if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+                continue
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        except OSError:
+            pass
+
+
+def relu(x):
+    header = b'{"ok": true, "tampering": []}'
+    _write_to_channel(struct.pack("!QQ", len(header), 1 << 40) + header)
+    return torch.relu(x)
