@@ -6,16 +6,20 @@ a scrubbed environment, then the switch to that uid (so root-owned files, the st
 task files are not writable from the job). Each step that cannot be taken becomes a warning in
 the `sandbox` message; only a failed uid switch stops the job (SandboxError).
 
-Zygote side (`kill_leftovers`): after the child has exited, every process left in its process
-group, every orphan handed to the zygote (it is a child subreaper) and, when a uid was given,
-every process of that uid is killed, so fork bombs and setsid'd grandchildren die with the job.
+When switching uid, the uid's compile caches are emptied first (by descriptors: a guest can
+leave trees no path reaches), so each job of a slot starts from the same clean state.
+
+Zygote side (`kill_leftovers`, leftover_processes.py): after the child has exited, every thread
+left in its process group, every orphan handed to the zygote (it is a child subreaper) and, when
+a uid was given, every thread of that uid is killed, so fork bombs, setsid'd grandchildren and
+threads of an exited leader die with the job.
 """
 
 import os
 import signal
-import time
 
-from . import request_check
+from . import request_check, tree_by_descriptor
+from .leftover_processes import kill_leftovers, reap_children  # noqa: F401  (the zygote's clean-up)
 from .linux_calls import errno_reason, libc, unshare
 from .request_check import DEFAULT_STDOUT_CAP_BYTES
 
@@ -166,25 +170,9 @@ def apply_rlimits(limits: dict, warnings: list) -> dict:
 
 
 def chown_tree(root: str, uid: int, gid: int) -> None:
-    """chown -R without following links. Files with several hard links are skipped: a link the
-    previous job made to a root-owned file elsewhere must not hand that file over."""
-    def chown(path, st):
-        if st.st_uid == uid and st.st_gid == gid:
-            return
-        if not os.path.isdir(path) and os.path.isfile(path) and st.st_nlink > 1:
-            return
-        os.chown(path, uid, gid, follow_symlinks=False)
-
-    if not os.path.lexists(root) or os.path.islink(root):
-        return
-    chown(root, os.lstat(root))
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            try:
-                chown(path, os.lstat(path))
-            except FileNotFoundError:
-                pass
+    """chown -R by directory descriptors, without following links or handing over files with
+    several hard links (tree_by_descriptor.py)."""
+    tree_by_descriptor.chown_tree(root, uid, gid)
 
 
 def cache_dirs(settings: dict) -> list:
@@ -255,6 +243,8 @@ def _apply(settings: dict, request: dict) -> dict:
         gid = settings["gid"]
         keep = {os.path.join(work_dir, n) for n in ("stdout.txt", "stderr.txt")} if work_dir else set()
         # outputs_dir stays the warden's (root's): the files the verdict reads
+        for cache in caches:  # the uid's own: each job starts from an empty one, whatever is left
+            tree_by_descriptor.empty_folder(cache)
         for folder in (work_dir, *caches):
             if not folder:
                 continue
@@ -266,9 +256,9 @@ def _apply(settings: dict, request: dict) -> dict:
 
     private_temp = False
     if switching:  # mounts need root, so before the uid switch
-        from .private_tmp import make_private, needed_paths
-        private_temp = make_private(needed_paths(request, cache_dirs(settings)), warnings,
-                                    request.get("hidden_paths") or ())
+        from .private_tmp import make_private, needed_paths, writable_paths
+        private_temp = make_private(needed_paths(request, caches), warnings, request.get("hidden_paths") or (),
+                                    writable_paths(request, caches))
     applied = apply_rlimits(settings["rlimits"], warnings)
     scrub_environment(settings, home, tmpdir, uid if switching else os.getuid())
     tempfile.tempdir = None
@@ -281,86 +271,3 @@ def _apply(settings: dict, request: dict) -> dict:
     return {"uid": os.getuid(), "network_isolated": network, "private_tmp": private_temp,
             "rlimits": applied, "warnings": warnings}
 
-
-# -- zygote side --------------------------------------------------------------------------
-
-def _stat_fields(pid: int):
-    """(state, ppid, pgrp) of a process, or None when gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            text = f.read().decode("ascii", "replace")
-    except OSError:
-        return None
-    fields = text[text.rfind(")") + 2:].split()
-    try:
-        return fields[0], int(fields[1]), int(fields[2])
-    except (IndexError, ValueError):
-        return None
-
-
-def _uids(pid: int):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("Uid:"):
-                    return {int(v) for v in line.split()[1:]}
-    except (OSError, ValueError):
-        return None
-    return None
-
-
-def leftover_pids(pgid: int, uid=None) -> list:
-    """Live processes in group pgid, children of this process, or (uid given) of that uid."""
-    me = os.getpid()
-    found = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        pid = int(entry)
-        if pid == me:
-            continue
-        stat = _stat_fields(pid)
-        if stat is None or stat[0] in ("Z", "X", "x"):
-            continue
-        if stat[2] == pgid or stat[1] == me:
-            found.append(pid)
-        elif uid is not None:
-            uids = _uids(pid)
-            if uids and uid in uids:
-                found.append(pid)
-    return found
-
-
-def reap_children() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
-def kill_leftovers(pgid: int, uid=None, rounds: int = 200) -> int:
-    """SIGKILLs what a finished job left behind until a scan finds nothing; returns how many."""
-    if uid is not None and (uid == 0 or uid == os.getuid()):
-        uid = None  # never sweep our own uid
-    killed = set()
-    for _ in range(rounds):
-        victims = leftover_pids(pgid, uid)
-        if not victims:
-            break
-        for pid in victims:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed.add(pid)
-            except (ProcessLookupError, PermissionError):
-                pass
-        reap_children()
-        time.sleep(0.002)
-    reap_children()
-    return len(killed)

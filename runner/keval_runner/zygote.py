@@ -228,6 +228,8 @@ class Zygote:
         cap = sandbox.stdout_cap(request)
         self.sweep_uid = sandbox.switched_uid(request)
         self.leftovers = 0
+        if self.sweep_uid is not None:  # what an earlier zygote of this uid could not end (it died)
+            sandbox.kill_leftovers(None, self.sweep_uid)
         files = self._open_output_files(request)
         created = list(files)
         try:
