@@ -1,5 +1,7 @@
 #include "engine/worker_slot.h"
 
+#include "submission/utf8.h"
+
 #include <signal.h>
 
 #include <algorithm>
@@ -130,7 +132,7 @@ std::string file_tail(const std::filesystem::path& path, size_t max_bytes) {
     auto newline = text.find('\n');
     if (newline != std::string::npos) text.erase(0, newline + 1);
   }
-  return text;
+  return with_invalid_utf8_replaced(text);  // the submission's bytes, bound for JSON
 }
 
 }  // namespace keval

@@ -37,4 +37,20 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
   return std::nullopt;
 }
 
+std::string with_invalid_utf8_replaced(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::optional<std::size_t> bad = first_invalid_utf8(text);
+    if (!bad) {
+      out.append(text);
+      break;
+    }
+    out.append(text.substr(0, *bad));
+    out.append("\xEF\xBF\xBD");  // U+FFFD
+    text.remove_prefix(*bad + 1);
+  }
+  return out;
+}
+
 }  // namespace keval

@@ -18,4 +18,11 @@ TEST(SubmissionUtf8Test, ReportsOffsetOfFirstBadByte) {
 }
 
 }  // namespace
+TEST(Utf8Test, InvalidBytesAreReplacedAndValidTextKept) {
+  EXPECT_EQ(with_invalid_utf8_replaced("caf\xC3\xA9"), "caf\xC3\xA9");
+  EXPECT_EQ(with_invalid_utf8_replaced("a\xA3" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(with_invalid_utf8_replaced("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated at the end
+  EXPECT_FALSE(first_invalid_utf8(with_invalid_utf8_replaced("\xFF\xC0\x80x")).has_value());
+}
+
 }  // namespace keval
