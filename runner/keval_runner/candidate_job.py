@@ -15,16 +15,16 @@ import sys
 
 import torch
 
-from . import checks, device_gate, kernel_identity, peak_memory
+from . import checks, cpu_pinning, device_gate, kernel_identity, peak_memory
 from .compare import max_abs_diff, tensors_identical
 from .device_pressure import short_of_memory
-from .device_sharing import shared_allocator
 from .errors import describe
 from .guest_process import GuestMisbehaved
 from .guest_limits import output_payload_limit
 from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
+from .warden_timed_candidate import TimedGuest, WardenTimedCandidate
 from .inputs import build_inputs, drawn_bytes, draws_on_device, input_bytes, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
@@ -32,34 +32,9 @@ from .output_saver import OutputSaver
 from .phases import phase
 from .rotation import derived_seeds, one_buffer_bytes, rotation_buffers, rotation_set_count
 from .sealed_outputs import open_sealed_outputs
-from .shared_args import describe_args, outputs_from_payload
+from .shared_args import outputs_from_payload
+from .shared_call import SharedCall
 from .task_files import load_reference_module
-
-
-class SharedCall:
-    """One call's arguments in memory the guest maps, with the warden's checks around them."""
-
-    def __init__(self, args, guard_bytes: int):
-        self.buffers = []
-        allocate = shared_allocator(self.buffers, checks.guarded_bytes_by_device(args, guard_bytes))
-        self.guards = checks.GuardBands(args, guard_bytes, allocate=allocate)
-        self.args = self.guards.args
-        self.inputs = tensors_in(self.args)
-        self.fields, self.fds = describe_args(self.args, self.buffers)
-        if any(t.device.type == "cuda" for t in self.inputs):
-            torch.cuda.synchronize()  # the guest reads them from another context
-
-    def keep_private(self) -> None:
-        """Closes the descriptors of arguments the guest will not map (a baseline's input sets):
-        a batch of cases would otherwise hold two per input, the guest's and the baselines'."""
-        for buffer in self.buffers:
-            buffer.close_fd()
-        self.fds = []
-
-    def close(self) -> None:
-        for buffer in self.buffers:
-            buffer.close()
-        self.buffers = []
 
 
 class CandidateJob:
@@ -73,6 +48,8 @@ class CandidateJob:
         self.checks = checks.settings_from(request)
         self.make_inputs = None
         self.saver = OutputSaver()
+        self.timed_guest = None  # TimedGuest where the warden times the candidate (CPU)
+        self.reference_fn = None
         with open(self.code_file, encoding="utf-8", errors="replace") as f:
             self.defined = kernel_identity.defined_kernels(f.read())
 
@@ -82,6 +59,8 @@ class CandidateJob:
             max_payload_bytes=None):
         """The guest's (reply, payload, descriptors: see GuestProcess.ask); what it saw replaced
         is sent as `tampering`."""
+        if self.timed_guest is not None:
+            self.timed_guest.resume()  # stopped after a timed call
         reply, payload, kept = self.guest.ask(header, fds, keep_fds, max_payload_bytes)
         if reply["tampering"]:
             self.send("tampering", stage=stage, names=[clip(n, 300) for n in reply["tampering"]],
@@ -111,6 +90,7 @@ class CandidateJob:
         if reference is None:
             return False
         self.make_inputs = reference.make_inputs
+        self.reference_fn = reference.reference
         reply, _, _ = self.ask({"op": "load"}, stage="import")
         if not reply["ok"]:
             stage = "entry" if reply.get("stage") == "entry" else "import"
@@ -313,13 +293,39 @@ class CandidateJob:
             return None
         return GuestContender(self, key, shared, where)
 
+    def candidate_contender(self, case, seeds, key: str):
+        """The candidate's contender: on the CPU timed by the warden (warden_timed_candidate.py),
+        on CUDA sampled in the guest; None when it cannot be timed (reported)."""
+        if self.timed_guest is None:
+            return self.guest_rotation(case, seeds, key)
+        where = self._where(case, seeds[0])
+        try:
+            return WardenTimedCandidate(self, self.timed_guest, case, key, where, bool(self.request.get("inplace")))
+        except GuestCallFailed as exc:
+            self.guest_error("timing", exc.reply, **where)
+            return None
+
+    def calibrate(self) -> None:
+        """On the CPU, before the submission loads: the round trip of a call that does nothing,
+        pinned as the samples are (warden_timed_candidate.py)."""
+        if self.device.type == "cuda":
+            return
+        self.timed_guest = TimedGuest(self.guest, getattr(self.guest, "cgroup", None))
+        with phase("calibrate"), cpu_pinning.one_core(self.pin_guest):
+            self.timed_guest.calibrate()
+
+    def pin_guest(self, cpus) -> bool:
+        """The guest's measuring thread on `cpus` (None: back to its own); whether it did."""
+        reply, _, _ = self.ask({"op": "pin", "cpus": cpus}, stage="timing")
+        return reply.get("ok") is True
+
     def time_case(self, case, first_outputs: dict) -> None:
         seed = next(iter(first_outputs))
         where = self._where(case, seed)
-        contender = self.guest_rotation(case, list(first_outputs), self.case_key(case))
+        contender = self.candidate_contender(case, list(first_outputs), self.case_key(case))
         if contender is None:
             return
-        peak_memory.note_call([t for _, s in contender.shared_sets for t in s.inputs], first_outputs[seed])
+        peak_memory.note_call(contender.inputs(), first_outputs[seed])
         try:
             fields = measure_contender(contender, self.device, self.request.get("timing") or {})
         except GuestCallFailed as exc:
@@ -367,12 +373,14 @@ class CandidateJob:
         self.saver.wait()  # the reference job reads the files
 
     def run_cases(self) -> None:
+        timing_on = (self.request.get("timing") or {}).get("enabled")
+        if timing_on:
+            self.calibrate()
         with phase("load"):
             loaded = self.load()
         if not loaded:
             return
         os.makedirs(self.request["outputs_dir"], exist_ok=True)
-        timing_on = (self.request.get("timing") or {}).get("enabled")
         timed = []
         for case in self.request.get("cases", []):
             seeds = list(case.get("seeds") or [])

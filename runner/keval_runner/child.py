@@ -12,6 +12,8 @@ import traceback
 
 from . import device_gate, peak_memory, phases, sandbox
 from .errors import DeviceError, out_of_memory_seen
+from . import guest_stop
+from .guest_cgroup import GuestCgroup
 from .guest_process import GuestGone, GuestMisbehaved, GuestProcess, HarnessFailedBeforeReady
 from .guest_setup import GUEST_KINDS, enter_guest_sandbox
 from .messages import MessageWriter
@@ -139,6 +141,10 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     Returns the guest's reported peak GPU bytes (None when it gave none)."""
     device_environment(request)
     guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
+    # before `ready`: nothing of the submission has run, so nothing of it is outside
+    guest.cgroup = GuestCgroup.create(str(os.getpid()))
+    if guest.cgroup is not None:
+        guest.cgroup.add(guest.pid)
     try:
         # The warden's CUDA context starts while the guest enters its sandbox and starts its
         # own: one after the other they took 0.99 s and 0.87 s of each KernelBenchX candidate
@@ -165,7 +171,13 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
         writer.send("tampering", stage="protocol", names=[f"guest protocol: {str(exc)[:300]}"])
         return None
     with phases.phase("guest_end"):  # its exit tears its CUDA context down before `done`
-        return guest.end()
+        guest_stop.resume(guest.pid)  # a timed call's stop, should a path have left it
+        peak = guest.end()
+    if guest.cgroup is not None:
+        # what it left running the zygote ends (and counts) right after; the cgroup goes with
+        # the last of them, or with the next job's sweep of empty ones
+        guest.cgroup.remove()
+    return peak
 
 
 def out_of_memory_field(seen: bool) -> dict:

@@ -19,6 +19,7 @@ from . import checks, cpu_pinning, device_sharing, kernel_profile, kernel_tracki
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .errors import DeviceError, describe, out_of_memory_seen
 from .guest_channel import Channel, ChannelError
+from .guest_timed_call import CALIBRATION_KEY, TimedCalls, null_call
 from .inputs import forget_drawn_inputs, tensors_in
 from .interleaved_timing import Sampler
 from .kernel_identity import launched_kernels
@@ -53,7 +54,9 @@ class Guest:
         self.sampler = sampler  # a timed job's on CUDA (start_device), else made at its first rotation
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
-                         "drop": self.drop, "peak_memory": self.peak_memory, "pin": self.pin}
+                         "drop": self.drop, "peak_memory": self.peak_memory, "pin": self.pin,
+                         "arm": self.arm, "go": self.go}
+        self.timed_calls = TimedCalls(self.opener)
         self.own_cpus = os.sched_getaffinity(0)  # what `pin` with no cpus puts back
 
     # -- plumbing ----------------------------------------------------------------------------
@@ -222,8 +225,27 @@ class Guest:
             self.sampler = Sampler(self.device, self.request.get("timing") or {})
         self.reply({"ok": True, "input_sets": len(rotation)})
 
+    def arm(self, header, fds) -> None:
+        """The buffers of a case the warden times from outside (guest_timed_call.py)."""
+        self.timed_calls.arm(header["key"], header["args"], fds)
+        self.reply({"ok": True})
+
+    def go(self, header, fds) -> None:
+        """One call timed by the warden: no snapshot walk before the answer (it would be timed;
+        the next other reply reports what changed), the answer as short as it can be."""
+        key = header["key"]
+        entry = null_call if key == CALIBRATION_KEY else self.entry
+        try:
+            answer = self.timed_calls.go(key, entry)
+        except (Exception, SystemExit) as exc:
+            self.reply(self.failed(exc))
+            return
+        answer["tampering"] = []
+        self.channel.send(answer)
+
     def drop(self, header, fds) -> None:
         """Frees a measured case's input sets and first outputs."""
+        self.timed_calls.drop(header.get("key"))
         self.rotations.pop(header.get("key"), None)
         self.kept.pop(header.get("key"), None)
         for mapped in self.imports.pop(header.get("key"), []):

@@ -73,6 +73,9 @@ class GuestContender(Contender):
     def charge_l2(self, sampler) -> None:
         """The guest resets its own context's limit before each sample and reports it."""
 
+    def inputs(self) -> list:
+        return [t for _, shared in self.shared_sets for t in shared.inputs]
+
     def check_fields(self) -> dict:
         return {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
                 "input_sets": len(self.shared_sets)}

@@ -23,13 +23,14 @@ import os
 
 import torch
 
-from . import cpu_pinning, device_gate
-from .candidate_job import CandidateJob, SharedCall
+from . import baseline_guest, cpu_pinning, device_gate
+from .candidate_job import CandidateJob
+from .shared_call import SharedCall
 from .compare import tensors_identical
 from .errors import describe
 from .guest_process import GuestGone
 from .guest_timing import GuestCallFailed
-from .inputs import input_bytes
+
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
@@ -37,6 +38,7 @@ from .loading import find_entry, load_module
 from .phases import phase
 from .rotation import InputRotation, rotation_bytes, rotation_set_count
 from .task_files import load_reference_module
+from .warden_timed_candidate import BaselineCallFailed, TimedGuest, WardenTimedContender
 
 
 # Prepared cases measured in one stretch hold at most this much on the device (or one larger
@@ -54,6 +56,9 @@ class PreparedCase:
     def release(self) -> None:
         """Frees the input sets once measured (the profile draws its own inputs)."""
         self.candidate.release()
+        for contender in self.contenders or []:
+            if contender is not self.candidate and isinstance(contender, WardenTimedContender):
+                contender.release()
         self.contenders = None  # the baselines' rotations, before the memory they use goes
         for call in self.shared:
             call.close()
@@ -122,11 +127,23 @@ class TimingJob(CandidateJob):
                 return None
             if keep:
                 first_outputs = outputs
-        candidate = self.guest_rotation(case, seeds, key)
+        candidate = self.candidate_contender(case, seeds, key)
         if candidate is None:
             return None
         contenders, shared = [candidate], []
-        buffers = self.rotation_buffers(input_bytes(candidate.shared_sets[0][1].args))
+        if self.timed_baselines is not None:  # on the CPU, in their own process (baseline_guest.py)
+            try:
+                contenders += [WardenTimedContender(name, self, self.timed_baselines, case, f"{key}/{name}",
+                                                    self.timed_baselines.ask, bool(self.request.get("inplace")))
+                               for name, _ in baselines]
+            except BaselineCallFailed as exc:
+                candidate.release()
+                for contender in contenders[1:]:
+                    contender.release()
+                self.writer.error("timing", **describe(exc), **self._where(case, seeds[0]))
+                return None
+            return PreparedCase(case, seeds[0], candidate, contenders, held_bytes, first_outputs)
+        buffers = self.rotation_buffers(self._input_bytes(case, seeds[0]))
         for name, fn in baselines:
             # Each baseline's sets lie in memory made as the candidate's (one driver mapping a
             # set), not in the caching allocator's blocks: both sides read their inputs from the
@@ -238,11 +255,6 @@ class TimingJob(CandidateJob):
             # process's while the guest (or another slot's job) runs out of memory.
             torch.cuda.empty_cache()
 
-    def pin_guest(self, cpus) -> bool:
-        """The guest's measuring thread on `cpus` (None: back to its own); whether it did."""
-        reply, _, _ = self.ask({"op": "pin", "cpus": cpus}, stage="timing")
-        return reply.get("ok") is True
-
     def ablate(self, prepared) -> None:
         """One call with the submission's own kernels suppressed (memory poisoned first): outputs
         identical to its first outputs mean its kernels did not make them. A guest lost in this
@@ -270,11 +282,42 @@ class TimingJob(CandidateJob):
         torch.zeros(1, device=self.device)  # the context the limit belongs to
         return L2Persistence.open()
 
+    def pin_guest(self, cpus) -> bool:
+        """The guest's and, on the CPU, the baselines' process's measuring thread on `cpus`."""
+        pinned = super().pin_guest(cpus)
+        if self.timed_baselines is not None:
+            pinned = self.timed_baselines.ask({"op": "pin", "cpus": cpus}).get("ok") is True and pinned
+        return pinned
+
+    def start_baselines(self, baselines: list) -> None:
+        """On the CPU: the baselines' own process, timed as the candidate's guest is."""
+        if self.device.type == "cuda" or not baselines:
+            return
+        self.baseline_process = baseline_guest.start(baselines)
+        self.timed_baselines = TimedGuest(self.baseline_process)
+
+    def calibrate(self) -> None:
+        if self.timed_baselines is not None:
+            with phase("calibrate"), cpu_pinning.one_core(self.pin_guest):
+                self.timed_baselines.calibrate()
+        super().calibrate()
+
     def run(self) -> None:
         self.l2 = self.open_l2()
         self.cover = LaunchCover.open(self.device, self.request.get("timing") or {})
         with phase("load_baselines"):
             baselines = self.load_baselines()
+        self.timed_baselines = self.baseline_process = None
+        self.start_baselines(baselines)
+        try:
+            self.measure(baselines)
+        finally:
+            if self.baseline_process is not None:
+                self.timed_baselines.resume()
+                self.baseline_process.end()
+
+    def measure(self, baselines: list) -> None:
+        self.calibrate()
         with phase("load"):
             loaded = self.load()
         if not loaded:

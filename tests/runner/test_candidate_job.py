@@ -135,9 +135,10 @@ def test_cpu_timing_uses_wall_clock_within_the_caps(runner, jobs):
     for timing in timings:
         assert timing["method"] == "wall_clock" and timing["stop_reason"] in ("converged", "sample_cap")
         assert 3 <= len(timing["samples_ms"]) <= 6 and all(s > 0 for s in timing["samples_ms"])
-    # what the job needed at once: "odd"'s two input sets (x and y, 1000 floats each) in the
-    # timed rotation and one call's output, more than one call's inputs and output
-    assert only(messages, "done")["peak_memory"]["io_bytes"] == 2 * 2 * 4000 + 4000
+    # what the job needed at once: on the CPU the warden times the candidate on one set of
+    # buffers (x and y, 1000 floats each), refilled with a fresh set before each call, and one
+    # call's output, more than one call's inputs and output
+    assert only(messages, "done")["peak_memory"]["io_bytes"] == 2 * 4000 + 4000
 
 
 def test_a_failed_calls_inputs_count_in_what_the_job_needed(runner, jobs):

@@ -23,8 +23,10 @@ def test_correct_candidate_passes_every_check(runner, jobs):
         assert call["foreign_output_types"] == [] and call["inputs_mutated"] is False
     assert only(messages, "determinism")["same"] is True
     timing = only(messages, "timing")
-    assert timing["input_sets"] == 2 and timing["timed_output_checks"] >= 5
-    assert timing["timed_output_mismatches"] == 0
+    # on the CPU the warden times it: a fresh set for every timed call, each call checked
+    assert timing["timed_by"] == "warden" and timing["timed_output_checks"] >= 5
+    assert timing["input_sets"] >= timing["timed_output_checks"] and timing["timed_output_mismatches"] == 0
+    assert timing["processes_beside"] == 0
     assert of_type(messages, "kernel_profile") == []  # CUDA only
 
 
@@ -34,7 +36,8 @@ def test_checks_off_report_neutral_facts(runner, jobs):
     assert call["guard_violations"] == [] and call["poisoned"] is False and call["foreign_output_types"] == []
     timing = only(messages, "timing")
     assert timing["timed_output_checks"] == 0 and timing["timed_output_mismatches"] == 0
-    assert timing["input_sets"] == 2  # timing rotates its inputs whatever the checks
+    # fresh inputs for every call (warm-ups included) whatever the checks
+    assert timing["input_sets"] >= len(timing["samples_ms"]) + TIMING["warmup"]
 
 
 def test_bad_checks_field_is_a_bad_request(runner, jobs):
@@ -360,7 +363,7 @@ def test_a_timing_job_with_one_buffer_per_contender_checks_every_timed_output(ru
     timings = {t["who"]: t for t in of_type(messages, "timing")}
     assert sorted(timings) == ["candidate", "golden"] and of_type(messages, "error") == []
     candidate = timings["candidate"]
-    assert candidate["input_sets"] == 2 and candidate["timed_output_checks"] >= 2
+    assert candidate["input_sets"] >= candidate["timed_output_checks"] >= 2
     assert candidate["timed_output_mismatches"] == 0
 
 
@@ -421,7 +424,7 @@ def test_a_baseline_is_timed_on_inputs_placed_as_the_candidates(runner, jobs):
 def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory():
     import os
 
-    from keval_runner.candidate_job import SharedCall
+    from keval_runner.shared_call import SharedCall
 
     def open_fds():
         return len(os.listdir("/proc/self/fd"))
@@ -438,7 +441,7 @@ def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory(
 
 
 def test_a_calls_inputs_share_one_buffer_and_keep_a_guard_band_each():
-    from keval_runner.candidate_job import SharedCall
+    from keval_runner.shared_call import SharedCall
     from keval_runner.guest_channel import Channel
     from keval_runner.shared_args import ArgsOpener
 

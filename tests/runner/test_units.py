@@ -743,6 +743,7 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
 
     class FakeGuest:
         device_lost = None
+        pid = None
 
         @classmethod
         def start(cls, request, enter_sandbox, close_fds=()):
@@ -757,6 +758,8 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
             return 123
 
     monkeypatch.setattr(child, "GuestProcess", FakeGuest)
+    monkeypatch.setattr(child.GuestCgroup, "create", classmethod(lambda cls, name: None))
+    monkeypatch.setattr(child.guest_stop, "resume", lambda pid: None)
     monkeypatch.setattr(child, "device_environment", lambda request: order.append("environment"))
     monkeypatch.setattr(child, "prepare_device", lambda request: order.append("warden device"))
     monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False:

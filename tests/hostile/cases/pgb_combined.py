@@ -1,8 +1,9 @@
 # task: relu
-# expect: mismatch|nan_mismatch|tampering
+# expect: pass|mismatch|nan_mismatch|tampering
+# speedup_at_most: 2
 # device: both
 # needs: timing
-# why: gc NaN injection into the guest's recorded first outputs (names built at run time) plus warm-up detection: calls on a repeated input pointer sleep 50 ms, every other call after the rotation exists returns NaN with no work (pygpubench submission_combined)
+# why: gc NaN injection into the guest's recorded first outputs (names built at run time) plus warm-up detection: calls on a repeated input pointer sleep 50 ms, every other call after the rotation exists returns NaN with no work (pygpubench submission_combined); where the clock runs outside the guest (CPU) it finds no rotation and its warm-up test fires on every timed call, so it computes honestly and must pass at its honest speed
 """Port of gpu-mode/pygpubench exploits/submission_combined.py (gc NaN injection + warm-up
 detection)."""
 import gc

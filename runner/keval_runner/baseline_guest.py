@@ -1,0 +1,90 @@
+"""The baselines' own process on the CPU, timed by the warden exactly as the candidate's guest.
+
+The warden times the candidate from outside its process: a round trip over the channel up to
+the guest stopped (warden_timed_candidate.py). A baseline called in the warden itself would
+skip that round trip and its cold start after the other side's work (on this project's 2-core
+machine KernelBenchX's fixture read its candidate 2.4x slower than the same code in the warden,
+75 µs a call beside its calibration), so each baseline is served by this process, forked from
+the warden once the baselines are loaded, and timed the same way: fair by construction.
+
+It runs only keval's code (the golden, the reference, torch.compile of it), never the
+submission's, and is the warden's child: it is trusted, and ends with the warden. It must be
+forked before the warden runs any parallel CPU op (GNU OpenMP is not fork-safe).
+"""
+
+import os
+import signal
+import sys
+
+import torch
+
+from . import cpu_pinning, sandbox
+from .guest_channel import Channel, ChannelError
+from .guest_process import GuestProcess
+from .guest_timed_call import CALIBRATION_KEY, TimedCalls, null_call
+from .shared_args import ArgsOpener
+
+
+def _serve(channel: Channel, baselines: dict) -> None:
+    calls = TimedCalls(ArgsOpener(torch.device("cpu")))
+    own_cpus = os.sched_getaffinity(0)
+    channel.send({"op": "ready", "sandbox": None})
+    while True:
+        header, _, fds = channel.receive()
+        op = header.get("op")
+        try:
+            if op == "end":
+                return
+            if op == "go":
+                entry = null_call if header["key"] == CALIBRATION_KEY else baselines[header["who"]]
+                try:
+                    answer = calls.go(header["key"], entry)
+                except Exception as exc:  # the baseline's own failure, the warden's to report
+                    answer = {"ok": False, "error": {"error_kind": type(exc).__name__,
+                                                     "error_class": type(exc).__name__,
+                                                     "message": str(exc)[:2000], "line": None}}
+            elif op == "arm":
+                calls.arm(header["key"], header["args"], fds)
+                answer = {"ok": True}
+            elif op == "drop":
+                calls.drop(header.get("key"))
+                answer = {"ok": True}
+            elif op == "peak_memory":
+                answer = {"ok": True, "gpu_bytes": None}
+            elif op == "pin":
+                cpus = header.get("cpus")
+                cpu_pinning.pin(own_cpus if cpus is None else [int(c) for c in cpus])
+                answer = {"ok": True}
+            else:
+                raise ValueError(f"unknown op {op!r}")
+        finally:
+            for fd in fds:
+                os.close(fd)
+        answer["tampering"] = []
+        channel.send(answer)
+
+
+def start(baselines: list) -> GuestProcess:
+    """Forks the process serving `baselines` ((name, callable) pairs), ready to be asked."""
+    warden_end, own_end = Channel.pair()
+    warden = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            sandbox.set_parent_death_signal()
+            if os.getppid() != warden:
+                os.kill(os.getpid(), signal.SIGKILL)
+            warden_end.close()
+            _serve(own_end, dict(baselines))
+        except ChannelError:
+            code = 3
+        except BaseException as exc:  # noqa: BLE001 (a baseline's failure: the warden sees the channel close)
+            print(f"keval_runner baseline process: {exc!r}", file=sys.stderr)
+            code = 3
+        finally:
+            os._exit(code)
+    own_end.close()
+    process = GuestProcess(pid, warden_end)
+    process.ready()
+    return process

@@ -1,0 +1,279 @@
+"""The candidate timed by the warden's clock, its timed outputs checked by the warden (CPU mode).
+
+Each sample: the warden draws a fresh input set from a seed the guest has never seen (drawn
+from this job's secret stream), writes it into the buffers the guest has mapped, computes the
+reference's outputs on its own copy, then times one round trip: `go` sent, the answer read,
+the guest stopped (guest_stop.py). The sample is that round trip less the round trip of a call
+that does nothing, measured before the submission loaded (`calibrate`). With the guest
+stopped, the warden reads the call's outputs out of the guest's memory (guest_memory.py) and
+compares them with the reference's within the case's tolerance, checks the inputs unchanged,
+and counts the processes the guest has beside itself. Nothing the guest says is a time or a
+check: it only says where its outputs lie.
+
+What the guest can still gain: the round trip's fixed cost, if it answers faster than keval's
+own handler (tens of µs: docs/trust.md).
+"""
+
+import secrets
+import time
+
+import torch
+
+from . import guest_stop
+from .compare import tensors_identical, value_stats
+from .guest_memory import GuestMemoryUnreadable, read_into
+from .guest_process import GuestGone, GuestMisbehaved
+from .guest_timed_call import CALIBRATION_KEY
+from .guest_timing import GuestCallFailed
+from .inputs import _draw, tensors_in, to_device
+from .interleaved_timing import Contender
+from .sample_stats import median
+from .shared_call import SharedCall
+from .shared_args import dtype_from_name
+
+_clock = time.perf_counter
+CALIBRATION_CALLS = 31
+FLOOR_MS = 1e-3  # a sample is never below 1 µs: a ratio to 0 would be infinite
+SPAN_SLACK = 2  # an output may reach at most this many times its element count of storage
+# A timed output is checked against the reference within this many times the case's tolerance:
+# the correctness calls apply the policy itself; here an output made for other inputs (a cache,
+# a replay, work not done by the time the clock stopped) is far outside any tolerance.
+TOLERANCE_SLACK = 8.0
+
+
+class TimedGuest:
+    """The guest as the warden times it: one `go` round trip up to the guest stopped, and the
+    guest resumed before anything else is asked of it."""
+
+    def __init__(self, guest, cgroup=None):
+        self.guest, self.cgroup = guest, cgroup
+        self.stopped = False
+        self.overhead_ms = 0.0
+
+    def resume(self) -> None:
+        if self.stopped:
+            if self.cgroup is not None:
+                self.cgroup.thaw()
+            guest_stop.resume(self.guest.pid)
+            self.stopped = False
+
+    def ask(self, header: dict, fds=()) -> dict:
+        """A request other than a timed call (the process resumed first): its reply."""
+        self.resume()
+        return self.guest.ask(header, fds)[0]
+
+    def round_trip(self, key: str, who=None) -> tuple:
+        """(reply, milliseconds from `go` to the guest stopped)."""
+        self.resume()
+        header = {"op": "go", "key": key} if who is None else {"op": "go", "key": key, "who": who}
+        start = _clock()
+        reply, _, _ = self.guest.ask(header)
+        try:
+            guest_stop.stop(self.guest.pid)
+        except guest_stop.GuestDied as exc:
+            self.guest.reaped_status = exc.status
+            raise GuestGone("the guest ended after a timed call") from exc
+        elapsed = (_clock() - start) * 1e3
+        self.stopped = True
+        return reply, elapsed
+
+    def others(self) -> list:
+        """Processes of the guest's beside itself, frozen where found (they ran while timed)."""
+        if self.cgroup is None:
+            return []
+        found = self.cgroup.others(self.guest.pid)
+        if found:
+            self.cgroup.freeze()
+        return found
+
+    def calibrate(self, calls: int = CALIBRATION_CALLS) -> float:
+        """The median round trip of a call that does nothing, before the submission loads: what
+        each sample's round trip costs beside its call."""
+        shared = SharedCall((torch.zeros(1),), 0)
+        try:
+            reply, _, _ = self.guest.ask({"op": "arm", "key": CALIBRATION_KEY, "args": shared.fields}, shared.fds)
+            if not reply["ok"]:
+                raise GuestMisbehaved("the calibration's buffers were refused")
+            times = []
+            for _ in range(calls):
+                reply, elapsed = self.round_trip(CALIBRATION_KEY)
+                if not reply["ok"]:
+                    raise GuestMisbehaved("the calibration's call failed")
+                times.append(elapsed)
+            self.resume()
+            self.guest.ask({"op": "drop", "key": CALIBRATION_KEY})
+        finally:
+            shared.close()
+        self.overhead_ms = median(times)
+        return self.overhead_ms
+
+
+def _storage_elements(shape: list, stride: list) -> int:
+    if any(size == 0 for size in shape):
+        return 0
+    return 1 + sum((size - 1) * step for size, step in zip(shape, stride))
+
+
+def read_output(pid: int, described, like: torch.Tensor):
+    """The output the guest says lies at described["address"], read from its memory, shaped as
+    it says; None when the description does not fit the reference's output `like` (another
+    dtype, shape or device, strides out of range) or cannot be read."""
+    try:
+        dtype = dtype_from_name(described["dtype"])
+        shape, stride, address = list(described["shape"]), list(described["stride"]), int(described["address"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if described.get("device") != "cpu" or dtype != like.dtype or shape != list(like.shape):
+        return None
+    if len(stride) != len(shape) or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in stride):
+        return None
+    elements = _storage_elements(shape, stride)
+    if elements > SPAN_SLACK * max(1, like.numel()):
+        return None
+    size = torch.empty(0, dtype=dtype).element_size()
+    raw = bytearray(elements * size)
+    if raw:
+        try:
+            read_into(pid, address, raw)
+        except GuestMemoryUnreadable:
+            return None
+    flat = torch.frombuffer(raw, dtype=torch.uint8).view(dtype) if raw else torch.empty(0, dtype=dtype)
+    return flat.as_strided(shape, stride)
+
+
+class BaselineCallFailed(Exception):
+    """A baseline failed in its own process while timed."""
+
+
+class WardenTimedContender(Contender):
+    """One contender of one case, sampled by the warden as the module says: fresh inputs each
+    call, written into the buffers its process maps, a round trip up to that process stopped,
+    less the round trip calibrated before anything untrusted ran there."""
+
+    def __init__(self, who: str, job, timed: TimedGuest, case: dict, key: str, arm, inplace: bool = False):
+        super().__init__(who, prepare=None)
+        self.reference, self.inplace = job.reference_fn, inplace
+        self.checking = bool(job.checks["timed_output_check"])
+        self.drawn = 0  # fresh input sets drawn, one a call
+        self.job, self.timed, self.case, self.key = job, timed, case, key
+        self.seeds = secrets.SystemRandom()
+        self.shared = SharedCall(self._fresh(), 0)
+        reply = arm({"op": "arm", "key": key, "args": self.shared.fields}, self.shared.fds)
+        if not reply["ok"]:
+            self.shared.close()
+            self.failed(reply)
+
+    def failed(self, reply: dict):
+        raise BaselineCallFailed(f"{self.who}: {str((reply.get('error') or {}).get('message', ''))[:300]}")
+
+    def _fresh(self) -> tuple:
+        """A set drawn from a seed nobody else holds."""
+        seed = self.seeds.randrange(1 << 31)
+        self.drawn += 1
+        return tuple(to_device(arg, self.job.device, fresh=True) for arg in _draw(self.job.make_inputs, self.case, seed))
+
+    def _refill(self, fresh: tuple) -> None:
+        targets, values = tensors_in(self.shared.args), tensors_in(fresh)
+        if [(t.shape, t.stride(), t.dtype) for t in targets] != [(v.shape, v.stride(), v.dtype) for v in values]:
+            raise ValueError("make_inputs gave this case's seeds different layouts")
+        with torch.no_grad():
+            for target, value in zip(targets, values):
+                target.copy_(value)
+
+    def _call(self) -> tuple:
+        """(reply, ms) of one call on a fresh set, and the set."""
+        fresh = self._fresh()
+        self._refill(fresh)
+        reply, elapsed = self.timed.round_trip(self.key, None if self.who == "candidate" else self.who)
+        if not reply["ok"]:
+            self.failed(reply)
+        return reply, elapsed, fresh
+
+    def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
+        for _ in range(count):
+            self._call()
+
+    def sample(self, sampler, cover_cap_us=None) -> tuple:
+        reply, elapsed, fresh = self._call()
+        self.k += 1
+        if self.checking:
+            self.after_call(reply, fresh)
+        return max(elapsed - self.timed.overhead_ms, FLOOR_MS), None, None, None
+
+    def after_call(self, reply: dict, fresh: tuple) -> bool:
+        """Whether the call's outputs agree with the reference's on its fresh inputs (read with
+        its process stopped) and its inputs are unchanged. Every contender is checked alike:
+        the warden's work between two calls is then the same before each side's call (a check
+        after the candidate's calls only had slowed the baselines' by 18%, KernelBenchX's
+        fixture on this project's CPU machine)."""
+        expected = self._expected(fresh)
+        return self._outputs_agree(reply.get("outputs"), expected) and self._inputs_unchanged(fresh)
+
+    def _expected(self, fresh: tuple) -> list:
+        from .compare import as_output_list
+        with torch.no_grad():
+            private = tuple(to_device(arg, self.job.device, fresh=True) for arg in fresh)
+            return [t.detach() for t in as_output_list(self.reference(*private))]
+
+    def _outputs_agree(self, described, expected: list) -> bool:
+        if not isinstance(described, list) or len(described) != len(expected):
+            return False
+        atol = TOLERANCE_SLACK * float(self.case.get("atol") or 0.0)
+        rtol = TOLERANCE_SLACK * float(self.case.get("rtol") or 0.0)
+        for item, ref in zip(described, expected):
+            if not isinstance(item, dict):
+                return False
+            out = read_output(self.timed.guest.pid, item, ref)
+            if out is None:
+                return False
+            stats = value_stats(out, ref, atol, rtol)
+            if stats.get("n_over_tol") or stats.get("nan_disagree") or stats.get("inf_disagree"):
+                return False
+        return True
+
+    def _inputs_unchanged(self, fresh: tuple) -> bool:
+        if self.inplace:
+            return True
+        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.shared.args), tensors_in(fresh)))
+
+    def charge_l2(self, sampler) -> None:
+        """No persisting L2 on the CPU."""
+
+    def inputs(self) -> list:
+        return self.shared.inputs
+
+    def release(self) -> None:
+        self.timed.ask({"op": "drop", "key": self.key})
+        self.shared.close()
+
+
+class WardenTimedCandidate(WardenTimedContender):
+    """The candidate: each timed call's outputs read out of its stopped guest and compared with
+    the reference's on the same fresh inputs, its inputs checked unchanged, its processes
+    beside it counted."""
+
+    def __init__(self, job, timed: TimedGuest, case: dict, key: str, where: dict, inplace: bool):
+        self.checks = self.mismatches = 0
+        self.beside = 0  # processes of the guest's found beside it after a timed call
+        super().__init__("candidate", job, timed, case, key,
+                         lambda header, fds: job.ask(header, fds, stage="timing", where=where)[0], inplace)
+
+    def failed(self, reply: dict):
+        raise GuestCallFailed(reply)
+
+    def after_call(self, reply: dict, fresh: tuple) -> bool:
+        self.beside = max(self.beside, len(self.timed.others()))
+        self.checks += 1
+        agrees = super().after_call(reply, fresh)
+        if not agrees:
+            self.mismatches += 1
+        return agrees
+
+    def release(self) -> None:
+        self.timed.resume()  # the job drops the candidate's case itself
+        self.shared.close()
+
+    def check_fields(self) -> dict:
+        return {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
+                "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
+                "processes_beside": self.beside}
