@@ -141,8 +141,9 @@ class CandidateJob:
         """The guest's reply to one call, and its outputs as CPU tensors that each own their
         memory (None when it failed)."""
         header = {"op": "call", "args": shared.fields, **options}
+        limit = output_payload_limit(input_bytes(shared.args))
         reply, payload, fds = self.ask(header, shared.fds, stage="call", where=where, keep_fds=True,
-                                       max_payload_bytes=output_payload_limit(input_bytes(shared.args)))
+                                       max_payload_bytes=limit)
         try:
             if not reply["ok"]:
                 return reply, None
@@ -152,7 +153,8 @@ class CandidateJob:
                 return reply, []  # a re-run the guest found identical to its kept outputs
             try:
                 if reply.get("sealed") is True:
-                    return reply, open_sealed_outputs(reply.get("outputs"), fds)
+                    # sealed memfds are not payload, but the warden maps and saves them whole
+                    return reply, open_sealed_outputs(reply.get("outputs"), fds, limit)
                 if fds:
                     raise ValueError("descriptors sent beside outputs sent as bytes")
                 return reply, [t.clone() for t in outputs_from_payload(reply.get("outputs"), payload)]

@@ -54,10 +54,14 @@ def seal_outputs(outputs: list) -> tuple:
 
 # -- warden side ----------------------------------------------------------------------------
 
-def open_sealed_outputs(described, fds: list) -> list:
+def open_sealed_outputs(described, fds: list, limit_bytes: int = None) -> list:
     """The guest's outputs as CPU tensors over its sealed memfds, after checking each one's
-    description, seals and size (ValueError otherwise). The fds stay the caller's to close."""
+    description, seals and size, and their total against `limit_bytes` (ValueError otherwise).
+    The fds stay the caller's to close."""
     sized = output_layout(described)
+    total = sum(nbytes for *_, nbytes in sized)
+    if limit_bytes is not None and total > limit_bytes:
+        raise ValueError(f"{total} bytes of outputs, more than the {limit_bytes} a call on these inputs may return")
     non_empty = sum(1 for *_, nbytes in sized if nbytes)
     if non_empty != len(fds):
         raise ValueError(f"{len(fds)} output descriptors for {non_empty} non-empty outputs")

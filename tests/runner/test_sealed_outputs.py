@@ -92,3 +92,18 @@ def test_descriptor_counts_and_descriptions_must_match():
             open_sealed_outputs([{"dtype": "os.system", "shape": [3, 4]}], fds)
     finally:
         os.close(fds[0])
+
+
+def test_outputs_beyond_what_a_call_may_return_are_refused_before_any_is_mapped():
+    # 64 outputs of 40 MiB each from one call: the warden would map and save 2.6 GB
+    described = [{"dtype": "uint8", "shape": [40 << 20]}] * 64
+    with pytest.raises(ValueError, match="more than the"):
+        open_sealed_outputs(described, [], limit_bytes=256 << 20)
+    described, fds = seal_outputs([torch.zeros(3, 4)])
+    try:
+        assert open_sealed_outputs(described, fds, limit_bytes=48)[0].shape == (3, 4)
+        with pytest.raises(ValueError, match="48 bytes of outputs"):
+            open_sealed_outputs(described, fds, limit_bytes=47)
+    finally:
+        for fd in fds:
+            os.close(fd)
