@@ -30,6 +30,7 @@ void add_compare_command(CLI::App& app, CommandAction& action);
 void add_code_metrics_command(CLI::App& app, CommandAction& action);
 void add_report_command(CLI::App& app, CommandAction& action);
 void add_rejudge_command(CLI::App& app, CommandAction& action);
+void add_mutate_command(CLI::App& app, CommandAction& action);
 
 // The suite's name in dataset records: a peer's kind (`kernelbench:PATH` -> "kernelbench"),
 // else the folder's name ("suites/keval" -> "keval").

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   keval::add_rejudge_command(app, action);
   keval::add_tasks_command(app, action);
   keval::add_validate_command(app, action);
+  keval::add_mutate_command(app, action);
   keval::add_golden_command(app, action);
   keval::add_compare_judges_command(app, action);
   keval::add_published_times_command(app, action);

@@ -1,0 +1,91 @@
+// keval mutate: mutants of each task's golden (runner/keval_mutate, Python's ast), judged as
+// submissions of their task by the run's own machinery, and the kill rate of the task's cases
+// (docs/mutation.md). A mutant that passes is a case the task lacks, or an equivalent program.
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/unjudged.h"
+#include "engine/python_tool.h"
+#include "engine/run_interruption.h"
+#include "engine/run_session.h"
+#include "suite/adapters/peer_source.h"
+#include "suite/suite.h"
+
+namespace keval {
+namespace {
+
+struct MutateOptions {
+  std::string suite, out, operators;
+  bool no_sandbox = false;
+};
+
+// The Python side's exit status as keval's: its 2 (bad input, already said in one line) is 1.
+int tool_status(int status) { return status == 2 ? 1 : status; }
+
+std::vector<std::string> generate_args(const Suite& suite, const std::string& glob, const MutateOptions& o) {
+  std::vector<std::string> args = {"generate", "--out", o.out};
+  for (const Task* task : suite.select(glob)) {
+    args.insert(args.end(), {"--golden", task->name + "=" + task->golden_path().string()});
+  }
+  if (args.size() == 3) throw std::runtime_error("--tasks " + glob + ": no task of " + o.suite + " matches");
+  if (!o.operators.empty()) args.insert(args.end(), {"--operators", o.operators});
+  return args;
+}
+
+}  // namespace
+
+void add_mutate_command(CLI::App& app, CommandAction& action) {
+  auto* cmd = app.add_subcommand("mutate", "judge mutants of each task's golden: how many the task's cases kill");
+  auto o = std::make_shared<MutateOptions>();
+  auto run = std::make_shared<RunOptions>();
+  cmd->add_option("--suite", o->suite, "suite folder")->required();
+  cmd->add_option("--tasks", run->tasks_glob, "only tasks matching this glob");
+  cmd->add_option("--out", o->out, "output folder (mutants.json, mutants.md, results.jsonl, keval.db)")->required();
+  cmd->add_option("--device", run->device, "auto, cpu (Triton interpreter) or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--jobs", run->jobs, kJobsHelp)->check(CLI::Range(1, 256));
+  cmd->add_option("--operators", o->operators, "only these operators, a comma list (python -m keval_mutate operators)");
+  cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
+  cmd->add_option("--timeout", run->timeout_s, "seconds per job before it is killed")->check(CLI::Range(1, 86400));
+  cmd->add_option("--seeds", run->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
+  cmd->add_flag("--no-sandbox", o->no_sandbox, "run jobs without uid switch, network isolation and rlimits");
+  cmd->callback([=, &action] {
+    action = [=] {
+      use_python(run->python);
+      const Suite suite = Suite::load(resolve_suite_folder(o->suite));
+      std::filesystem::create_directories(o->out);
+      if (int status = run_python_tool("keval_mutate", generate_args(suite, run->tasks_glob, *o))) {
+        return tool_status(status);
+      }
+      // The goldens run beside their mutants: a kill against a golden that fails here proves nothing.
+      std::vector<Submission> list = golden_submissions(suite, run->tasks_glob);
+      const auto mutants = std::filesystem::path(o->out) / "mutants.jsonl";
+      if (std::filesystem::file_size(mutants) > 0) {
+        for (Submission& mutant : read_submissions(mutants)) list.push_back(std::move(mutant));
+      }
+      RunOptions options = *run;
+      options.out = o->out;
+      options.timing = false;  // a mutant is killed or not by correctness alone
+      options.sandbox = !o->no_sandbox;
+      options.progress = true;
+      options.submissions_label = "mutants of " + o->suite;
+      options.suite_label = suite_label(o->suite);
+      RunInterruption ctrl_c;  // Ctrl-C ends the jobs; what finished is stored and reported
+      RunOutput output;
+      try {
+        output = run_session(suite, list, options, std::cerr);
+      } catch (const RunInterrupted&) {
+        std::cerr << "keval: interrupted before any mutant was judged; nothing was written\n";
+        return 130;
+      }
+      std::cout << "reused " << output.summary.value("resumed", size_t{0}) << " stored result(s) from "
+                << o->out << "/keval.db\n" << std::flush;  // before the report's own lines
+      const int unjudged = report_unjudged(output, std::cerr);
+      const int status = tool_status(run_python_tool("keval_mutate", {"report", "--out", o->out}));
+      return unjudged ? unjudged : status;
+    };
+  });
+}
+
+}  // namespace keval
