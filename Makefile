@@ -12,7 +12,7 @@ XDIST ?= -n 2 --dist loadfile
 # plugin that enforces it (pytest would only warn of an unknown setting).
 PYTEST = $(PY) -m pytest -o required_plugins=pytest-timeout
 
-.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale clean
+.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate clean
 
 all: build
 
@@ -31,7 +31,7 @@ build: deps
 install: build
 	install -d $(PREFIX)/bin $(PREFIX)/share/keval/runner
 	install -m 755 $(BUILD)/keval $(PREFIX)/bin/keval
-	cp -r runner/keval_runner runner/keval_dataset runner/keval_report $(PREFIX)/share/keval/runner/
+	cp -r runner/keval_runner runner/keval_dataset runner/keval_report runner/keval_mutate $(PREFIX)/share/keval/runner/
 	echo "$(PY)" > $(PREFIX)/share/keval/python
 	@echo "installed $(PREFIX)/bin/keval (runner Python: $(PY))"
 
@@ -41,7 +41,7 @@ demo: build
 	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
 	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
-test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate
 
 # What the build cannot check of the layers: no src/ include by a ../ path, no import cycle in
 # runner/ (docs/architecture.md, "Layers"; CMake refuses an include up the layers).
@@ -82,6 +82,10 @@ test-scale:
 # keval generate against a real local HTTP server, then run, scores and compare (docs/generate.md).
 test-generate:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) PYTHONPATH=runner $(PYTEST) -q tests/generate
+
+# keval mutate: the operators on small sources, then the real binary on relu and softmax (docs/mutation.md).
+test-mutate:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q tests/mutate
 
 clean:
 	rm -rf $(BUILD) out
