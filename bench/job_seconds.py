@@ -105,8 +105,9 @@ def sampling_rounds(results: list) -> int:
 
 def round_breakdown(phases: dict, n: int, rounds: int) -> dict:
     """Mean ms a round of samples spent in each part of the timing loop (its phases, summed over
-    n jobs): the candidate's sample (a round trip to the guest: the guest's sampling, its
-    snapshot check before replying, the rest the channel and the warden's side), the
+    n jobs): the candidate's sample (on CUDA a round trip to the guest: the guest's sampling, its
+    snapshot check before replying, the rest the channel and the warden's side; on the CPU the
+    warden's preparing, round trip and check), the
     baselines', the loop's reads between samples (SM clock, stopping rule) and the L2 resets."""
     def per_round(name):
         return phases.get(name, 0.0) * n / rounds * 1e3
@@ -114,7 +115,13 @@ def round_breakdown(phases: dict, n: int, rounds: int) -> dict:
     candidate, guest, check = per_round("sample_candidate"), per_round("guest_sample"), per_round("guest_check")
     return {"candidate": candidate, "guest sampling": guest, "guest check": check,
             "channel and warden": candidate - guest - check, "baselines": per_round("sample_baselines"),
-            "loop reads": per_round("sample_record"), "L2 resets": per_round("sample_l2")}
+            "loop reads": per_round("sample_record"), "L2 resets": per_round("sample_l2"),
+            # on the CPU the warden times each side itself (warden_timed_candidate.py): its
+            # fresh set drawn and written, the round trip up to the process stopped, the check
+            "candidate prepare": per_round("candidate_prepare"),
+            "candidate round trip": per_round("candidate_round_trip"),
+            "candidate check": per_round("candidate_check"),
+            "baseline round trip": per_round("baseline_round_trip")}
 
 
 def main(argv=None) -> int:

@@ -19,7 +19,7 @@ import time
 
 import torch
 
-from . import guest_stop
+from . import guest_stop, phases
 from .compare import tensors_identical, value_stats
 from .guest_memory import GuestMemoryUnreadable, read_into
 from .guest_process import GuestGone, GuestMisbehaved
@@ -155,6 +155,7 @@ class WardenTimedContender(Contender):
         self.reference, self.inplace = job.reference_fn, inplace
         self.checking = bool(job.checks["timed_output_check"])
         self.drawn = 0  # fresh input sets drawn, one a call
+        self.side = "candidate" if who == "candidate" else "baseline"  # its phases' prefix
         self.job, self.timed, self.case, self.key = job, timed, case, key
         self.seeds = secrets.SystemRandom()
         self.shared = SharedCall(self._fresh(), 0)
@@ -182,9 +183,12 @@ class WardenTimedContender(Contender):
 
     def _call(self) -> tuple:
         """(reply, ms) of one call on a fresh set, and the set."""
+        start = _clock()
         fresh = self._fresh()
         self._refill(fresh)
+        phases.add(f"{self.side}_prepare", _clock() - start)
         reply, elapsed = self.timed.round_trip(self.key, None if self.who == "candidate" else self.who)
+        phases.add(f"{self.side}_round_trip", elapsed / 1e3)
         if not reply["ok"]:
             self.failed(reply)
         return reply, elapsed, fresh
@@ -197,7 +201,9 @@ class WardenTimedContender(Contender):
         reply, elapsed, fresh = self._call()
         self.k += 1
         if self.checking:
+            start = _clock()
             self.after_call(reply, fresh)
+            phases.add(f"{self.side}_check", _clock() - start)
         return max(elapsed - self.timed.overhead_ms, FLOOR_MS), None, None, None
 
     def after_call(self, reply: dict, fresh: tuple) -> bool:
