@@ -1,6 +1,6 @@
 """python -m keval_dataset COMMAND ... (called by `keval dataset`, `keval predict`, `keval sweep`).
 
-    export    --records RECORDS.jsonl --out DIR [--format parquet|jsonl] [--seed S] [--force] [--source DB]...
+    export    --records RECORDS.jsonl --out DIR [--format parquet|jsonl] [--seed S] [--force] [--source DB]... [--suite DIR]...
     import    --file FILE.parquet --out SUBS.jsonl [--problems DIR] [--sample N] [--seed S]
     train     --data EXPORT_DIR|train.parquet --model FILE
     eval      --data EXPORT_DIR|test.parquet --model FILE [--group full]
@@ -27,6 +27,7 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--seed", type=int, default=17)
     e.add_argument("--force", action="store_true")
     e.add_argument("--source", action="append", default=[])
+    e.add_argument("--suite", action="append", default=[])
     i = sub.add_parser("import")
     i.add_argument("--file", required=True)
     i.add_argument("--out", required=True)
@@ -58,7 +59,7 @@ def parser() -> argparse.ArgumentParser:
 def run(args) -> dict:
     if args.command == "export":
         from .export import export
-        return export(args.records, args.out, args.format, args.seed, args.force, args.source)
+        return export(args.records, args.out, args.format, args.seed, args.force, args.source, args.suite)
     if args.command == "import":
         from .makora_import import import_rows
         problems = args.problems or (args.out[:-6] if args.out.endswith(".jsonl") else args.out) + "-problems"

@@ -1,34 +1,32 @@
-"""`keval dataset export`: dataset records -> `train` and `test` in makora's columns, with
-keval's provenance columns beside them (docs/dataset.md)."""
+"""`keval dataset export`: dataset records -> `train` and `test` in makora's columns (each `x` one
+program in makora's shape: makora_form.py), keval's provenance columns beside them, one schema
+for both (schema.py), and the Hugging Face card (card.py); docs/dataset.md."""
 
+import collections
 import json
 import os
 
 from . import splits
+from .card import write_cards
 from .errors import DatasetError
+from .machine_paths import scrub, store_name
 from .records import latency, load_records, problem_id, program_x
+from .schema import NAMES
 from .tables import FORMATS, write_rows
-
-TRAIN_COLUMNS = ["x", "y"]
-TEST_COLUMNS = ["x", "y", "problem_id", "holdout_group"]
-# Beside makora's columns; JSON-valued ones (shapes, baselines_ms, reasons) are JSON text.
-PROVENANCE = ["keval_problem", "suite", "suite_version", "task", "task_version", "case", "dtype",
-              "shapes", "program_hash", "submission_id", "verdict", "reasons", "timer_method",
-              "sample_count", "median_ms", "ci95_low_ms", "ci95_high_ms", "stop_reason", "baseline",
-              "baseline_ms", "baselines_ms", "gpu", "driver", "sm_clock_mhz", "sm_clock_default_mhz",
-              "torch", "triton", "keval_version", "device_mode", "quick_correctness", "run_id",
-              "eval_key", "source_db", "created_at"]
-JSON_FIELDS = ("shapes", "baselines_ms", "reasons")
+from .task_sources import TaskSources
 
 
-def row_of(record: dict) -> dict:
-    row = {"x": program_x(record), "y": latency(record), "keval_problem": problem_id(record),
-           "program_hash": record["submission_hash"]}
-    for field in PROVENANCE:
-        if field in row:
-            continue
-        value = record.get(field)
-        row[field] = json.dumps(value, sort_keys=True) if field in JSON_FIELDS and value is not None else value
+def row_of(record: dict, sources: TaskSources) -> dict:
+    row = {field: record.get(field) for field in NAMES}
+    row["x"], row["x_form"] = program_x(record, sources)
+    row["y"] = latency(record)
+    row["keval_problem"] = problem_id(record)
+    row["program_hash"] = record["submission_hash"]
+    row["problem_id"] = row["holdout_group"] = None  # test's columns; null in train (schema.py)
+    if isinstance(record.get("reasons"), list):
+        row["reasons"] = [scrub(reason) for reason in record["reasons"]]
+    if record.get("source_db"):
+        row["source_db"] = store_name(record["source_db"])
     return row
 
 
@@ -37,7 +35,7 @@ def existing_outputs(out: str) -> list:
     return [os.path.join(out, n) for n in names if os.path.exists(os.path.join(out, n))]
 
 
-def export(records_path: str, out: str, fmt: str, seed: int, force: bool, sources: list) -> dict:
+def export(records_path: str, out: str, fmt: str, seed: int, force: bool, sources: list, suites=()) -> dict:
     if fmt not in FORMATS:
         raise DatasetError(None, f"--format {fmt}: expected parquet or jsonl")
     existing = existing_outputs(out)
@@ -53,8 +51,9 @@ def export(records_path: str, out: str, fmt: str, seed: int, force: bool, source
         unique.append(record)
     groups = splits.task_groups([r["task"] for r in unique], seed)
     train, test = [], []
+    tasks = TaskSources(suites)
     for record in unique:
-        row = row_of(record)
+        row = row_of(record, tasks)
         group = groups[record["task"]]
         if splits.in_test(group, record["task"], record["submission_hash"], seed):
             row["problem_id"], row["holdout_group"] = row["keval_problem"], group
@@ -64,12 +63,14 @@ def export(records_path: str, out: str, fmt: str, seed: int, force: bool, source
     os.makedirs(out, exist_ok=True)
     for path in existing:
         os.remove(path)
-    write_rows(train, TRAIN_COLUMNS + PROVENANCE, os.path.join(out, f"train.{fmt}"), fmt)
-    write_rows(test, TEST_COLUMNS + PROVENANCE, os.path.join(out, f"test.{fmt}"), fmt)
+    write_rows(train, os.path.join(out, f"train.{fmt}"), fmt)
+    write_rows(test, os.path.join(out, f"test.{fmt}"), fmt)
+    forms = collections.Counter(r["x_form"] for r in train + test)
     manifest = {
         "format": "makora triton-gpu-latency columns + keval provenance (docs/dataset.md)",
         "split": "makora", "seed": seed, "y_unit": "milliseconds (median of the timed samples)",
-        "sources": sources, "records": len(records), "duplicates_dropped": len(records) - len(unique),
+        "sources": [store_name(s) for s in sources], "x_forms": dict(sorted(forms.items())),
+        "records": len(records), "duplicates_dropped": len(records) - len(unique),
         "train_rows": len(train), "test_rows": len(test),
         "test_rows_by_group": {g: sum(r["holdout_group"] == g for r in test) for g in splits.HOLDOUT_GROUPS},
         "holdout_tasks": {g: sorted(t for t, v in groups.items() if v == g) for g in splits.HOLDOUT_GROUPS},
@@ -78,4 +79,5 @@ def export(records_path: str, out: str, fmt: str, seed: int, force: bool, source
     }
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
+    write_cards(out)
     return manifest

@@ -8,6 +8,8 @@ import json
 import math
 import re
 
+from .makora_form import candidate_code
+
 DTYPES = ("float32", "float16", "bfloat16", "float8", "int8")
 ELEM_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float8": 1, "int8": 1}
 COUNTED = {
@@ -61,7 +63,9 @@ def dtype_of(row: dict) -> str:
 
 
 def features(row: dict) -> dict:
-    x = row.get("x") or ""
+    # the submitted code only: the problem part before it (keval's reference, Model, get_inputs)
+    # is the same for every program of a problem, and its constants would shift the in-order ones
+    x = candidate_code(row.get("x") or "")
     out = {name: float(len(re.findall(pattern, x, re.M))) for name, pattern in COUNTED.items()}
     out["lines"] = float(x.count("\n") + 1)
     knobs = [int(v) for _, v in KNOB_RE.findall(x)]

@@ -1,8 +1,9 @@
 """Dataset records as `keval` reads them from keval.db (src/store/dataset_records.h), and the
-makora form of each: problem_id, x, y."""
+makora form of each: problem_id, x (makora_form.py), y."""
 
 import json
 
+from . import makora_form
 from .errors import DatasetError
 
 REQUIRED = ("task", "program", "verdict", "latency_ms", "submission_hash")
@@ -32,14 +33,26 @@ def problem_id(record: dict) -> str:
     return "/".join(parts)
 
 
-def program_x(record: dict) -> str:
-    """makora's `x`: the stored makora form (KernelBench-format problems), else the program with
-    a first comment line that names its problem and shapes, so `x` alone tells rows apart."""
+def has_future_import(code: str) -> bool:
+    """`from __future__` must open a file: such code cannot follow the problem part."""
+    return "__future__" in code and any(line.lstrip().startswith("from __future__")
+                                        for line in code.splitlines())
+
+
+def program_x(record: dict, sources) -> tuple:
+    """makora's `x` (makora_form.py) and its form: `keval_task` and `kernelbench` run on their
+    own; `code_only:<why>` is the code after a comment naming the problem."""
+    code, problem = record["program"], problem_id(record)
     if record.get("program_x"):
-        return record["program_x"]
-    shapes = json.dumps(record.get("shapes"), sort_keys=True) if record.get("shapes") is not None else "null"
-    header = (f"# keval problem: {problem_id(record)}; shapes {shapes}; dtype {record.get('dtype')}\n")
-    return header + record["program"]
+        return makora_form.kernelbench(record["program_x"], code), "kernelbench"
+    task, why = sources.find(record)
+    if task is not None and not (record.get("case") and record.get("dtype") and record.get("shapes") is not None):
+        task, why = None, "no_case_shapes"
+    if task is not None and has_future_import(code):
+        task, why = None, "future_import"
+    if task is None:
+        return makora_form.code_only(problem, record.get("shapes"), record.get("dtype"), code), f"code_only:{why}"
+    return makora_form.keval_task(task, record, problem), "keval_task"
 
 
 def latency(record: dict):

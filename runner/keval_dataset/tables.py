@@ -4,36 +4,23 @@ import json
 import os
 
 from .errors import DatasetError
+from .schema import NAMES, arrow_schema, coerce
 
 FORMATS = ("parquet", "jsonl")
 
 
-def write_rows(rows: list, columns: list, path: str, fmt: str) -> None:
+def write_rows(rows: list, path: str, fmt: str) -> None:
+    """rows in the export's one schema (schema.py): every column, typed, in its order."""
     if fmt == "jsonl":
         with open(path, "w", encoding="utf-8") as out:
             for row in rows:
-                out.write(json.dumps({c: row.get(c) for c in columns}) + "\n")
+                out.write(json.dumps({c: coerce(c, row.get(c)) for c in NAMES}) + "\n")
         return
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pydict({c: [row.get(c) for row in rows] for c in columns},
-                                 schema=pa.schema([(c, _arrow_type(c, rows)) for c in columns]))
-    pq.write_table(table, path)
-
-
-def _arrow_type(column: str, rows: list):
-    import pyarrow as pa
-
-    values = [row.get(column) for row in rows if row.get(column) is not None]
-    if column == "y" or (values and all(isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool))
-                                        for v in values) and any(isinstance(v, float) for v in values)):
-        return pa.float64()
-    if values and all(isinstance(v, bool) for v in values):
-        return pa.bool_()
-    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        return pa.int64()
-    return pa.string()
+    columns = {c: [coerce(c, row.get(c)) for row in rows] for c in NAMES}
+    pq.write_table(pa.Table.from_pydict(columns, schema=arrow_schema()), path)
 
 
 def read_rows(path: str, columns=None) -> list:

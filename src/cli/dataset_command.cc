@@ -45,13 +45,17 @@ void add_export(CLI::App& dataset, CommandAction& action) {
   auto split = std::make_shared<std::string>("makora");
   auto seed = std::make_shared<int>(17);
   auto force = std::make_shared<bool>(false);
+  auto suites = std::make_shared<std::vector<std::string>>();
   auto python = std::make_shared<std::string>();
   cmd->add_option("--from", *from, "keval run output folders (or keval.db files)")->required()->expected(1, -1);
-  cmd->add_option("--out", *out, "folder for train/test and manifest.json")->required();
+  cmd->add_option("--out", *out, "folder for train/test, manifest.json and README.md (the card)")->required();
   cmd->add_option("--format", *format, "parquet (default) or jsonl")->check(CLI::IsMember({"parquet", "jsonl"}));
   cmd->add_option("--split", *split, "the split rule: makora (docs/dataset.md)")->check(CLI::IsMember({"makora"}));
   cmd->add_option("--seed", *seed, "seed of the split (default 17)");
   cmd->add_flag("--force", *force, "replace an existing export in --out");
+  cmd->add_option("--suite", *suites,
+                  "keval-format suite folders whose references wrap the rows' code (default: suites/<name>)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--python", *python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
   cmd->callback([=, &action] {
     action = [=] {
@@ -63,6 +67,7 @@ void add_export(CLI::App& dataset, CommandAction& action) {
                                        "--format", *format, "--seed", std::to_string(*seed)};
       if (*force) args.push_back("--force");
       for (const auto& source : sources) args.insert(args.end(), {"--source", source});
+      for (const auto& suite : *suites) args.insert(args.end(), {"--suite", std::filesystem::absolute(suite).string()});
       try {
         run_dataset_tool(args);
       } catch (...) {
