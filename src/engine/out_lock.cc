@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/out_folder.h"
+
 namespace keval {
 namespace {
 
@@ -22,7 +24,7 @@ std::string holder_of(int fd) {
 }  // namespace
 
 OutLock::OutLock(const std::filesystem::path& out) {
-  std::filesystem::create_directories(out);
+  make_out_folder(out);  // one line naming --out when it cannot be made or written
   const auto path = out / ".keval.lock";
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw std::runtime_error(path.string() + ": cannot open lock file: " + std::strerror(errno));
