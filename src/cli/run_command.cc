@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/unjudged.h"
+#include "common/out_folder.h"
 #include "suite/adapters/peer_source.h"
 #include "engine/run_interruption.h"
 #include "engine/run_session.h"
@@ -64,6 +65,7 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->callback([=, &action] {
     action = [=] {
       use_python(options->python);
+      make_out_folder(*out);  // before anything is written there (a shard's note, the store)
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       // A peer's submission file (KIND:PATH) is converted to native JSONL first.
       std::filesystem::path submissions_path = *submissions;
@@ -95,6 +97,10 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       const size_t reused = output.summary.value("resumed", size_t{0});
       std::cout << "reused " << reused << " stored result(s) from " << *out << "/keval.db"
                 << (reused ? " (--rerun judges them again)" : "") << "\n";
+      if (const size_t earlier = output.summary.value("earlier_results", size_t{0})) {
+        std::cout << "kept " << earlier << " earlier result(s) of tasks outside --tasks in results.jsonl "
+                  << "and summary.json\n";
+      }
       std::cout << "wrote " << *out << "/results.jsonl, summary.json, keval.db; verdicts, fast_p and pass@k: "
                 << "docs/judging.md; an HTML report: keval report " << *out << " --out report.html\n";
       return report_unjudged(output, std::cerr);

@@ -2,11 +2,13 @@
 
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include "common/cache_root.h"
 #include "engine/ceilings.h"
 #include "engine/code_metrics.h"
 #include "engine/device_probe.h"
+#include "engine/earlier_results.h"
 #include "engine/evaluation_key.h"
 #include "engine/evaluation_scheduler.h"
 #include "engine/golden_record.h"
@@ -70,6 +72,14 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});
 
+  // read before results.jsonl is started again: a --tasks run keeps the folder's other tasks
+  std::vector<SubmissionResult> earlier;
+  if (!options.tasks_glob.empty()) {
+    std::set<std::string> covered;
+    for (const Task* task : suite.select(options.tasks_glob)) covered.insert(task->name);
+    earlier = earlier_results_outside(options.out / "results.jsonl", covered);
+  }
+
   ResumeIndex index = index_submissions(submissions, suite, options.tasks_glob, settings, context, store, rerun);
   store_bad_submissions(store, run_id, submissions, index);
 
@@ -126,9 +136,21 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   output.summary["harness_errors"] = output.harness_errors;
   // Ctrl-C: the summary covers what finished; the rest is among harness_errors, unstored
   output.summary["interrupted"] = run_interrupted();
+  output.summary["earlier_results"] = earlier.size();
+  // the files cover the folder: the earlier results of other tasks first, then this run's
+  nlohmann::json folder_summary = output.summary;
+  if (!earlier.empty()) {
+    std::vector<SubmissionResult> folder_results = earlier;
+    folder_results.insert(folder_results.end(), output.results.begin(), output.results.end());
+    folder_summary = make_summary(folder_results, environment);
+    for (const auto& [key, value] : output.summary.items()) {
+      if (!folder_summary.contains(key)) folder_summary[key] = value;
+    }
+  }
   std::ofstream results_file(options.out / "results.jsonl");
+  for (const auto& r : earlier) results_file << r.to_json().dump() << "\n";
   for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
-  std::ofstream(options.out / "summary.json") << output.summary.dump(2) << "\n";
+  std::ofstream(options.out / "summary.json") << folder_summary.dump(2) << "\n";
   store.finish_run(run_id, output.summary);
   remove_fallback_work_root(work_root, options.out);
   return output;
