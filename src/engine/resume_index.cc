@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "common/near_name.h"
+#include "engine/unknown_task.h"
 #include "submission/content_hash.h"
 
 namespace keval {
@@ -38,8 +38,7 @@ ResumeIndex index_submissions(const std::vector<Submission>& submissions, const 
     }
     const Task* task = suite.find(s.task);
     if (!task) {
-      index.results[i] =
-          bad_result(s, s.origin + ": unknown task \"" + s.task + "\"" + did_you_mean(s.task, suite.names()));
+      index.results[i] = bad_result(s, unknown_task_reason(s, suite.names()));
       continue;
     }
     if (std::find(selected.begin(), selected.end(), task) == selected.end()) continue;
