@@ -11,7 +11,7 @@ import tempfile
 import traceback
 
 from . import device_gate, peak_memory, phases, sandbox
-from .errors import DeviceError, out_of_memory_seen
+from .errors import DeviceError, OutputWriteFailed, out_of_memory_seen
 from . import guest_stop
 from .guest_cgroup import GuestCgroup
 from .guest_process import GuestGone, GuestMisbehaved, GuestProcess, HarnessFailedBeforeReady
@@ -223,6 +223,9 @@ def run_child(request: dict, message_fd: int, sync_fd: int, close_fds=()) -> Non
         code = EXIT_DONE
     except sandbox.SandboxError as exc:
         writer.error("runner", "SandboxFailed", str(exc), error_class="SandboxError")
+        code = EXIT_RUNNER_ERROR
+    except OutputWriteFailed as exc:  # the machine's fault: the controller leaves it unjudged
+        writer.error("runner", "OutputWriteFailed", str(exc), error_class="OutputWriteFailed")
         code = EXIT_RUNNER_ERROR
     except DeviceError as exc:
         writer.error("device", exc.kind, str(exc), error_class=exc.kind, **out_of_memory_field(exc.out_of_memory))

@@ -16,6 +16,12 @@ import traceback
 COMPILATION_ERROR = "CompilationError"
 
 
+class OutputWriteFailed(Exception):
+    """keval could not write a call's outputs into its own work folder (output_files.py): the
+    machine's fault. The child reports it as error kind "OutputWriteFailed", which the
+    controller leaves unjudged (judge/harness_fault.h)."""
+
+
 def _compilation_error_type():
     try:
         from triton.compiler.errors import CompilationError

@@ -8,12 +8,19 @@ std::string first_line(std::string text) {
   return text.size() > 300 ? text.substr(0, 297) + "..." : text;
 }
 
-// The runner sends stage "runner", kind "SandboxFailed" when the job's confinement (uid,
-// folders, compile caches, mounts) could not be set up: before any code of the submission ran.
-std::optional<std::string> sandbox_failure(const JobOutcome& job, const char* who) {
+// The runner sends stage "runner" and kind "SandboxFailed" when the job's confinement (uid,
+// folders, compile caches, mounts) could not be set up, before any code of the submission ran,
+// and kind "OutputWriteFailed" when the warden could not write a call's outputs into keval's
+// own work folder (a full or read-only disk, no permission). The guest's errors never carry
+// stage "runner".
+std::optional<std::string> runner_fault(const JobOutcome& job, const char* who) {
   for (const ErrorMessage& error : job.messages_of<ErrorMessage>()) {
-    if (error.stage == "runner" && error.error_kind == "SandboxFailed") {
+    if (error.stage != "runner") continue;
+    if (error.error_kind == "SandboxFailed") {
       return std::string(who) + " could not set up its sandbox: " + first_line(error.message);
+    }
+    if (error.error_kind == "OutputWriteFailed") {
+      return std::string(who) + " could not save outputs in keval's work folder: " + first_line(error.message);
     }
   }
   return std::nullopt;
@@ -30,16 +37,16 @@ std::string end_text(const JobOutcome& job) {
 }  // namespace
 
 std::optional<std::string> harness_fault(const EvaluationFacts& facts) {
-  if (auto fault = sandbox_failure(facts.candidate, "the candidate job")) return fault;
+  if (auto fault = runner_fault(facts.candidate, "the candidate job")) return fault;
   if (facts.timing) {
-    if (auto fault = sandbox_failure(*facts.timing, "the timing job")) return fault;
+    if (auto fault = runner_fault(*facts.timing, "the timing job")) return fault;
   }
   if (facts.sanitizer) {
-    if (auto fault = sandbox_failure(*facts.sanitizer, "the compute-sanitizer job")) return fault;
+    if (auto fault = runner_fault(*facts.sanitizer, "the compute-sanitizer job")) return fault;
   }
   if (!facts.reference) return std::nullopt;
   const JobOutcome& reference = *facts.reference;
-  if (auto fault = sandbox_failure(reference, "the reference job")) return fault;
+  if (auto fault = runner_fault(reference, "the reference job")) return fault;
   if (reference.done && !reference.timed_out && !reference.runner_lost) return std::nullopt;
   std::string reason = "the reference job failed (" + end_text(reference) + ")";
   if (const auto errors = reference.messages_of<ErrorMessage>(); !errors.empty()) {

@@ -30,6 +30,24 @@ TEST(HarnessFaultTest, CandidateSandboxSetupFailureIsTheHarnesses) {
   EXPECT_NE(fault->find("Permission denied"), std::string::npos) << *fault;
 }
 
+TEST(HarnessFaultTest, OutputsTheDiskRefusedAreTheHarnesses) {
+  EvaluationFacts facts{ended_with({{"type", "error"}, {"stage", "runner"}, {"error_kind", "OutputWriteFailed"},
+                                    {"message", "could not write outputs file small__float32__1.pt: "
+                                                "No space left on device"}}, 3),
+                        std::nullopt};
+  auto fault = harness_fault(facts);
+  ASSERT_TRUE(fault);
+  EXPECT_NE(fault->find("candidate job could not save outputs in keval's work folder"), std::string::npos) << *fault;
+  EXPECT_NE(fault->find("No space left on device"), std::string::npos) << *fault;
+}
+
+TEST(HarnessFaultTest, TheGuestCannotClaimAnOutputWriteFailure) {
+  EvaluationFacts facts{ended_with({{"type", "error"}, {"stage", "call"}, {"error_kind", "OutputWriteFailed"},
+                                    {"message", "No space left on device"}}, 3),
+                        std::nullopt};
+  EXPECT_FALSE(harness_fault(facts));
+}
+
 TEST(HarnessFaultTest, FailedReferenceJobIsTheHarnesses) {
   EvaluationFacts facts = facts_with({output({37}, "float32", 0)});
   facts.reference = ended_with({{"type", "error"}, {"stage", "runner"}, {"error_kind", "OSError"},
