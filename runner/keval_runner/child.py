@@ -174,8 +174,9 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
         guest_stop.resume(guest.pid)  # a timed call's stop, should a path have left it
         peak = guest.end()
     if guest.cgroup is not None:
-        # what it left running the zygote ends (and counts) right after; the cgroup goes with
-        # the last of them, or with the next job's sweep of empty ones
+        # what it left running (parked ones thawed) the zygote ends and counts right after; the
+        # cgroups go with the last of them, or with a later job's sweep of empty ones
+        guest.cgroup.release_parked()
         guest.cgroup.remove()
     return peak
 

@@ -1,6 +1,10 @@
 """The guest's own cgroup: every process it starts stays in it, so the warden can see them all,
 freeze them and end them, whatever they did to their session, group or parent.
 
+While the guest is timed, any other process of its is parked: moved into a frozen sibling
+cgroup (`<name>-parked`), where it cannot run again until the job ends (then it is thawed, so
+that the zygote's SIGKILL takes: a task frozen by cgroup v1 does not die).
+
 A processes' cgroup file is root's: the guest's uid cannot move out. cgroup v1's freezer
 hierarchy or cgroup v2's unified one, whichever this machine lets root write; None without
 either (not root, or no cgroup file system): then only the guest's own process is watched.
@@ -13,6 +17,7 @@ import time
 V1_FREEZER = "/sys/fs/cgroup/freezer"
 V2_ROOTS = ("/sys/fs/cgroup/unified", "/sys/fs/cgroup")
 FREEZE_WAIT_S = 5.0
+PARKED_SUFFIX = "-parked"
 
 
 def _write(path: str, text: str) -> None:
@@ -31,11 +36,35 @@ def _remove_empty_siblings(path: str) -> None:
     parent = os.path.dirname(path)
     for name in os.listdir(parent):
         sibling = os.path.join(parent, name)
-        if sibling != path and os.path.isdir(sibling):
+        if sibling != path and not sibling.startswith(path) and os.path.isdir(sibling):
             try:
                 os.rmdir(sibling)
             except OSError:
                 pass
+
+
+def _warden_alive(name: str) -> bool:
+    """Whether the warden a cgroup is named after (its pid) still runs."""
+    warden = name[: -len(PARKED_SUFFIX)]
+    return warden.isdigit() and os.path.exists(f"/proc/{warden}")
+
+
+def thaw_every_parked(roots=None) -> None:
+    """Thaws the parked cgroups of wardens that have ended (the zygote, before it sweeps a uid):
+    a warden that died before releasing them would leave their processes frozen, which no
+    SIGKILL ends. A live warden's stay frozen: its job may be timing."""
+    for root, v2 in roots if roots is not None else [(V1_FREEZER, False)] + [(r, True) for r in V2_ROOTS]:
+        folder = os.path.join(root, "keval")
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(PARKED_SUFFIX) and not _warden_alive(name):
+                try:
+                    GuestCgroup(os.path.join(folder, name), v2).thaw()
+                except OSError:
+                    pass
 
 
 class GuestCgroup:
@@ -62,6 +91,33 @@ class GuestCgroup:
                 continue
             return cls(path, v2)
         return None
+
+    @property
+    def parked_path(self) -> str:
+        return self.path + PARKED_SUFFIX
+
+    def park(self, pids: list) -> None:
+        """Moves `pids` into the frozen parked cgroup (made on first use)."""
+        parked = GuestCgroup(self.parked_path, self.v2)
+        os.makedirs(parked.path, exist_ok=True)
+        parked.freeze()
+        for pid in pids:
+            try:
+                _write(os.path.join(parked.path, "cgroup.procs"), str(pid))
+            except OSError:  # it ended meanwhile
+                pass
+        parked.freeze()
+
+    def release_parked(self) -> None:
+        """Thaws what was parked, for the zygote's sweep to kill, and removes the parked cgroup
+        once empty."""
+        parked = GuestCgroup(self.parked_path, self.v2)
+        if os.path.isdir(parked.path):
+            try:
+                parked.thaw()
+            except OSError:
+                pass
+            parked.remove()
 
     def add(self, pid: int) -> None:
         try:

@@ -13,6 +13,8 @@ import os
 import signal
 import time
 
+from .guest_cgroup import thaw_every_parked
+
 from .linux_calls import libc
 
 _GONE_STATES = ("Z", "X", "x")
@@ -102,6 +104,7 @@ def kill_leftovers(pgid, uid=None, rounds: int = 200) -> int:
     processes. pgid None: only the uid's tasks and this process's children."""
     if uid is not None and (uid == 0 or uid == os.getuid()):
         uid = None  # never sweep our own uid
+    thaw_every_parked()  # a process a warden parked (frozen) would not die
     killed = set()
     for _ in range(rounds):
         victims = leftover_tasks(pgid, uid)

@@ -49,6 +49,7 @@ class TimedGuest:
         self.guest, self.cgroup = guest, cgroup
         self.stopped = False
         self.overhead_ms = 0.0
+        self.parked_last = 0  # processes parked after the last round trip
 
     def resume(self) -> None:
         if self.stopped:
@@ -75,16 +76,19 @@ class TimedGuest:
             raise GuestGone("the guest ended after a timed call") from exc
         elapsed = (_clock() - start) * 1e3
         self.stopped = True
+        self.parked_last = self.park_others()
         return reply, elapsed
 
-    def others(self) -> list:
-        """Processes of the guest's beside itself, frozen where found (they ran while timed)."""
+    def park_others(self) -> int:
+        """Parks every process of the guest's beside itself (guest_cgroup.py): none runs again
+        while the job times, so none can work after the guest's answer or beside a baseline.
+        How many it found."""
         if self.cgroup is None:
-            return []
+            return 0
         found = self.cgroup.others(self.guest.pid)
         if found:
-            self.cgroup.freeze()
-        return found
+            self.cgroup.park(found)
+        return len(found)
 
     def calibrate(self, calls: int = CALIBRATION_CALLS) -> float:
         """The median round trip of a call that does nothing, before the submission loads: what
@@ -260,7 +264,7 @@ class WardenTimedCandidate(WardenTimedContender):
 
     def __init__(self, job, timed: TimedGuest, case: dict, key: str, where: dict, inplace: bool):
         self.checks = self.mismatches = 0
-        self.beside = 0  # processes of the guest's found beside it after a timed call
+        self.beside = 0  # the most processes of the guest's parked after one timed call
         super().__init__("candidate", job, timed, case, key,
                          lambda header, fds: job.ask(header, fds, stage="timing", where=where)[0], inplace)
 
@@ -268,7 +272,7 @@ class WardenTimedCandidate(WardenTimedContender):
         raise GuestCallFailed(reply)
 
     def after_call(self, reply: dict, fresh: tuple) -> bool:
-        self.beside = max(self.beside, len(self.timed.others()))
+        self.beside = max(self.beside, self.timed.parked_last)
         self.checks += 1
         agrees = super().after_call(reply, fresh)
         if not agrees:

@@ -71,8 +71,6 @@ TimingMessage TimingMessage::read(FieldReader& fields) {
     m.l2_persisting_bytes = fields.optional_integer("l2_persisting_bytes").value_or(0);
   }
   m.timed_output_checks = fields.optional_integer("timed_output_checks").value_or(0);
-  m.processes_beside = fields.optional_integer("processes_beside").value_or(0);
-  m.timed_by = fields.optional_string("timed_by").value_or("guest");
   // the side-stream check reads them: event-timed samples always have them
   if (m.method == "cuda_event_cold_l2") fields.array("host_samples_ms");
   m.host_samples_ms = fields.nullable_numbers("host_samples_ms");

@@ -58,8 +58,6 @@ struct TimingMessage {
   long long timed_output_checks = 0;
   long long timed_output_mismatches = 0;
   long long l2_persisting_bytes = 0;
-  long long processes_beside = 0;  // the guest's other processes found after a timed call
-  std::string timed_by = "guest";  // "warden": the candidate's clock ran outside its process
   bool candidate() const { return who == "candidate"; }
   static TimingMessage read(FieldReader& fields);
 };

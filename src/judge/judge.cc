@@ -77,11 +77,6 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                         " timed calls returned outputs that differ from the verified ones "
                         "(cached or replayed results)"}};
     }
-    if (timing.processes_beside > 0) {
-      return Judgement{Verdict::kTampering,
-                       {where(timing.at) + std::to_string(timing.processes_beside) +
-                        " process(es) of the submission ran beside it while it was timed"}};
-    }
     if (timing.l2_persisting_bytes > 0) {
       return Judgement{Verdict::kTampering,
                        {where(timing.at) + "the submission set " + std::to_string(timing.l2_persisting_bytes) +

@@ -169,3 +169,36 @@ def test_an_answer_that_does_not_fit_the_reference_output_is_not_read():
     read = read_output(os.getpid(), {**good, "address": own.data_ptr()}, like)
     assert torch.equal(read, own)
     assert read_output(os.getpid(), good, like) is None  # the first page is never mapped
+
+
+def test_a_parked_process_runs_no_more_until_released():
+    cgroup = GuestCgroup.create(f"test-park-{os.getpid()}")
+    if cgroup is None:
+        assert os.geteuid() != 0, "root on this machine should get a freezer cgroup"
+        pytest.skip("no writable cgroup without root")  # CI runs as root: this skip never happens there
+    counter = mmap.mmap(-1, 8)
+
+    def body(out):
+        os.write(out, b"started\n")
+        n = 0
+        while True:
+            n += 1
+            counter[:8] = struct.pack("q", n)
+
+    pid, fd = _child(body)
+    try:
+        cgroup.add(pid)
+        _read_line(fd)
+        cgroup.park(cgroup.others(-1))  # every process in it: here the one child
+        assert cgroup.pids() == []
+        first = struct.unpack("q", counter[:8])[0]
+        time.sleep(0.2)
+        assert struct.unpack("q", counter[:8])[0] == first  # frozen where it was parked
+        cgroup.release_parked()
+        while struct.unpack("q", counter[:8])[0] == first:  # it runs again once released
+            time.sleep(0.01)
+    finally:
+        _end(pid)
+        cgroup.release_parked()
+        cgroup.remove()
+    assert not os.path.isdir(cgroup.parked_path) and not os.path.isdir(cgroup.path)

@@ -1,8 +1,8 @@
 # task: relu
-# expect: mismatch|tampering
+# expect: mismatch|tampering|crash
 # device: cpu
 # needs: timing
-# why: remembers its honest outputs, scans its own memory (ctypes over /proc/self/maps) for the harness's copies of them and zeroes those, then returns zeros: expected and output both zero (pygpubench submission_gpu_scan_zeros, host memory for GPU memory)
+# why: remembers its honest outputs, scans its own memory (ctypes over /proc/self/maps) for the harness's copies of them and zeroes those, then returns zeros: expected and output both zero (pygpubench submission_gpu_scan_zeros, host memory for GPU memory); zeroing what it takes for the harness's copies can also break its own heap (glibc aborts: crash)
 """Port of gpu-mode/pygpubench exploits/submission_gpu_scan_zeros.py: there the GPU address
 space was scanned for buffers of the expected output's size, which were zeroed. On the CPU the
 harness's copies of the first outputs are in host memory; their bytes are the submission's own
