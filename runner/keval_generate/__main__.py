@@ -3,6 +3,7 @@
     generate  --suite-folder DIR --suite-kind KIND [--task-names a,b] --model NAME --base-url URL
               --samples K --out FILE.jsonl --store FILE.db [--prompt MODE] [--temperature T]
               [--concurrency N] [--api-key-env VAR] [--corpus PATH] [--price-prompt P] [--price-completion P]
+              [--turns N --judge-out DIR --judge-suite S --keval BIN [--judge-arg A]...]
     metrics   --input PAIRS.jsonl --output METRICS.jsonl
 
 generate prints one JSON object; a bad input ends with one line naming the file or field, exit 2;
@@ -38,6 +39,11 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--price-completion", type=float)
     g.add_argument("--request-timeout", type=float, default=600.0)
     g.add_argument("--max-attempts", type=int, default=8)
+    g.add_argument("--turns", type=int, default=1)
+    g.add_argument("--judge-out")                     # --turns > 1: where each turn is judged
+    g.add_argument("--judge-suite")                   # the suite as keval run takes it
+    g.add_argument("--keval")                         # the keval binary that judges
+    g.add_argument("--judge-arg", dest="judge_args", action="append")  # passed to keval run
     m = sub.add_parser("metrics")
     m.add_argument("--input", required=True)
     m.add_argument("--output", required=True)

@@ -73,6 +73,8 @@ def parse_completion(body: bytes) -> tuple:
         data = json.loads(body)
         choice = data["choices"][0]
         text = choice["message"]["content"]
+        if text is None:  # a reasoning model out of tokens: an empty answer, not a fault to retry
+            text = ""
         if not isinstance(text, str):
             raise TypeError("content is not a string")
     except (ValueError, KeyError, IndexError, TypeError) as e:

@@ -36,7 +36,7 @@ def submission_line(row: dict) -> dict:
                            "prompt_hash": row["prompt_hash"], "retrieved": row["retrieved"] or None,
                            "prompt_tokens": row["prompt_tokens"], "completion_tokens": row["completion_tokens"],
                            "latency_s": row["latency_s"], "cost_usd": row["cost_usd"],
-                           "finish_reason": row["finish_reason"]}}
+                           "finish_reason": row["finish_reason"], "settings": json.loads(row["settings"])}}
 
 
 def write_jsonl(path: str, lines: list):
@@ -77,24 +77,54 @@ def generate(args) -> dict:
                         temperature=args.temperature, max_tokens=args.max_tokens, timeout_s=args.request_timeout,
                         max_attempts=args.max_attempts)
     store = SampleStore(args.store)
-    plan = [(t.name, i) for t in tasks for i in range(args.samples)]
-    todo = [(name, i) for name, i in plan if not store.has(args.model, prompts[name].hash, i)]
-    print(f"keval generate: {len(plan)} samples ({len(tasks)} tasks x {args.samples}), "
-          f"{len(plan) - len(todo)} already stored, {len(todo)} to request", file=sys.stderr, flush=True)
     started = time.monotonic()
+    if getattr(args, "turns", 1) > 1:
+        from .refine import refine
+        return refine(args, tasks, prompts, client, store, started)
+    plan = [(t.name, i, prompts[t.name]) for t in tasks for i in range(args.samples)]
+    rows, requested = request_all(args, client, store, plan,
+                                  f"{len(plan)} samples ({len(tasks)} tasks x {args.samples})")
+    write_jsonl(args.out, [submission_line(r) for r in rows])
+    store.close()
+    return {"out": args.out, "store": args.store, "samples": len(rows), "requested": requested,
+            **usage_totals(rows), "wall_s": round(time.monotonic() - started, 3),
+            "prompt_template": next(iter(prompts.values())).template if prompts else None}
 
-    def one(name: str, sample: int):
-        prompt = prompts[name]
+
+def resume_settings(args, template: str) -> str:
+    """The resume key's part beyond model, prompt and sample: every other setting that changes
+    an answer (canonical JSON, so equal settings are equal text)."""
+    return json.dumps({"base_url": args.base_url.rstrip("/"), "temperature": args.temperature,
+                       "max_tokens": args.max_tokens, "template": template, "prompt_mode": args.prompt},
+                      sort_keys=True)
+
+
+def usage_totals(rows: list) -> dict:
+    tokens = sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rows)
+    costs = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
+    return {"tokens": tokens, "cost_usd": sum(costs) if costs else None}
+
+
+def request_all(args, client, store, plan: list, what: str) -> tuple:
+    """Asks for every (task, sample, prompt) of `plan` that the store lacks, storing each answer
+    as it arrives; returns the stored rows in plan order and how many were requested."""
+    key = {(name, i): resume_settings(args, prompt.template) for name, i, prompt in plan}
+    todo = [(name, i, prompt) for name, i, prompt in plan
+            if not store.has(args.model, key[name, i], prompt.hash, i)]
+    print(f"keval generate: {what}, {len(plan) - len(todo)} already stored, {len(todo)} to request",
+          file=sys.stderr, flush=True)
+
+    def one(name: str, sample: int, prompt):
         completion = client.complete(prompt.messages, seed=sample)
         cost = cost_of(completion.prompt_tokens, completion.completion_tokens, args.price_prompt,
                        args.price_completion)
-        store.put(args.model, prompt, name, sample, completion, cost)
+        store.put(args.model, key[name, sample], prompt, name, sample, completion, cost)
         return name, sample, completion
 
     done = 0
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
     try:
-        pending = {pool.submit(one, name, i) for name, i in todo}
+        pending = {pool.submit(one, name, i, prompt) for name, i, prompt in todo}
         while pending:
             finished, pending = concurrent.futures.wait(pending, timeout=0.5,
                                                         return_when=concurrent.futures.FIRST_COMPLETED)
@@ -109,13 +139,5 @@ def generate(args) -> dict:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-
-    rows = [store.get(args.model, prompts[name].hash, i) for name, i in plan]
-    write_jsonl(args.out, [submission_line(r) for r in rows])
-    store.close()
-    tokens = sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rows)
-    costs = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
-    return {"out": args.out, "store": args.store, "samples": len(rows), "requested": len(todo),
-            "tokens": tokens, "cost_usd": sum(costs) if costs else None,
-            "wall_s": round(time.monotonic() - started, 3),
-            "prompt_template": next(iter(prompts.values())).template if prompts else None}
+    rows = [store.get(args.model, key[name, i], prompt.hash, i) for name, i, prompt in plan]
+    return rows, len(todo)

@@ -1,6 +1,7 @@
 // keval generate: samples from an OpenAI-compatible server into a submissions JSONL
 // (docs/generate.md). The HTTP client, prompts and retrieval are Python (runner/keval_generate,
 // docs/architecture.md says why); this side checks the options and the suite and picks the tasks.
+// With --turns N the Python side judges each turn by running this same binary's `keval run`.
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -21,6 +22,10 @@ struct GenerateOptions {
   int max_attempts = 8;
   double request_timeout = 600;
   std::optional<double> temperature, price_prompt, price_completion;
+  int turns = 1;
+  std::string judge_out, device;
+  int jobs = 0;
+  bool no_timing = false;
 };
 
 std::string number(double value) {
@@ -30,10 +35,20 @@ std::string number(double value) {
   return out.str();
 }
 
-// The store beside the output: subs.jsonl -> subs.generate.db.
-std::string default_store(const std::string& out) {
+// Beside the output, named after it: subs.jsonl -> subs.generate.db, subs.turns.
+std::string beside_out(const std::string& out, const std::string& suffix) {
   std::filesystem::path path = out;
-  return (path.parent_path() / (path.stem().string() + ".generate.db")).string();
+  return (path.parent_path() / (path.stem().string() + suffix)).string();
+}
+
+// --turns N: where and how each turn is judged (keval run's own options, passed through).
+void add_refine_args(const GenerateOptions& o, std::vector<std::string>& args) {
+  args.insert(args.end(), {"--turns", std::to_string(o.turns), "--judge-suite", o.suite, "--judge-out",
+                           o.judge_out.empty() ? beside_out(o.out, ".turns") : o.judge_out,
+                           "--keval", std::filesystem::read_symlink("/proc/self/exe").string()});
+  if (!o.device.empty()) args.insert(args.end(), {"--judge-arg=--device", "--judge-arg=" + o.device});
+  if (o.jobs > 0) args.insert(args.end(), {"--judge-arg=--jobs", "--judge-arg=" + std::to_string(o.jobs)});
+  if (o.no_timing) args.push_back("--judge-arg=--no-timing");
 }
 
 std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite, const std::string& kind) {
@@ -43,7 +58,7 @@ std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite,
   std::vector<std::string> args = {"generate", "--suite-folder", suite.dir().string(), "--suite-kind", kind,
                                    "--task-names", names, "--model", o.model, "--base-url", o.base_url,
                                    "--samples", std::to_string(o.samples), "--out", o.out,
-                                   "--store", o.store.empty() ? default_store(o.out) : o.store,
+                                   "--store", o.store.empty() ? beside_out(o.out, ".generate.db") : o.store,
                                    "--prompt", o.prompt, "--concurrency", std::to_string(o.concurrency),
                                    "--max-attempts", std::to_string(o.max_attempts),
                                    "--request-timeout", number(o.request_timeout)};
@@ -53,6 +68,7 @@ std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite,
   if (o.price_prompt) args.insert(args.end(), {"--price-prompt", number(*o.price_prompt)});
   if (o.price_completion) args.insert(args.end(), {"--price-completion", number(*o.price_completion)});
   if (!o.corpus.empty()) args.insert(args.end(), {"--corpus", o.corpus});
+  if (o.turns > 1) add_refine_args(o, args);
   return args;
 }
 
@@ -80,6 +96,13 @@ void add_generate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--price-completion", o->price_completion, "USD per million completion tokens")->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--request-timeout", o->request_timeout, "seconds per request (default 600)")->check(CLI::Range(1.0, 86400.0));
   cmd->add_option("--max-attempts", o->max_attempts, "attempts per request before giving up (default 8)")->check(CLI::Range(1, 100));
+  cmd->add_option("--turns", o->turns, "answers per sample, each after the judge's feedback on the last (default 1)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--judge-out", o->judge_out, "--turns: folder of each turn's keval run (default: OUT's stem + .turns)");
+  cmd->add_option("--device", o->device, "--turns: keval run's --device (auto, cpu or cuda)")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--jobs", o->jobs, "--turns: keval run's --jobs")->check(CLI::Range(1, 4096));
+  cmd->add_flag("--no-timing", o->no_timing, "--turns: judge correctness only (no speedup in the feedback)");
   cmd->add_option("--python", o->python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
   cmd->callback([o, &action] {
     action = [o] {

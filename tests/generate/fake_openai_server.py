@@ -5,14 +5,17 @@ Config (JSON): {
   "routes": [{"match": "substring of the user message", "responses": ["text", ...]}, ...],
   "faults": {"3": "rate_limit", "5": "server_error", "7": "broken_json", "9": "no_choices"},
   "delay_s": 0.0 }
-A request is answered with the first route whose `match` is in its last message, response
-number `seed % len(responses)` (the client sends the sample index as `seed`). `faults` maps the
+A request is answered with the first route whose `match` is in its last message (and whose
+optional `also` is in some message: a refinement turn's feedback names no task), response
+number `seed % len(responses)` (the client sends the sample index as `seed`); a response of
+null is answered as `content: null` (a reasoning model out of tokens). `faults` maps the
 request's ordinal (1-based, over the server's life) to a fault answered instead: 429 with
 Retry-After: 1, 500, a body that is not JSON, or JSON without choices.
 
     python fake_openai_server.py --config C.json --port-file PORT [--log REQUESTS.jsonl]
 """
 import argparse
+import hashlib
 import json
 import threading
 import time
@@ -63,9 +66,12 @@ def make_handler(state: State):
             ordinal = state.next_ordinal()
             fault = state.faults.get(ordinal)
             prompt = request["messages"][-1]["content"]
-            route = next((r for r in state.routes if r["match"] in prompt), None)
+            everything = "\n".join(m["content"] or "" for m in request["messages"])
+            route = next((r for r in state.routes if r["match"] in prompt and r.get("also", "") in everything), None)
             seed = int(request.get("seed") or 0)
-            state.log({"ordinal": ordinal, "fault": fault, "route": route["match"] if route else None, "seed": seed})
+            state.log({"ordinal": ordinal, "fault": fault, "route": route["match"] if route else None, "seed": seed,
+                       "messages": len(request["messages"]), "prompt_sha": hashlib.sha256(
+                           json.dumps(request["messages"], sort_keys=True).encode()).hexdigest()})
             time.sleep(state.delay_s)
             if fault == "rate_limit":
                 return self.reply(429, b'{"error": {"message": "slow down"}}', {"Retry-After": "1"})
@@ -83,8 +89,8 @@ def make_handler(state: State):
             body = {"id": f"cmpl-{ordinal}", "object": "chat.completion", "model": request["model"],
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                                  "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text) // 4,
-                              "total_tokens": len(prompt) // 4 + len(text) // 4}}
+                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text or "") // 4,
+                              "total_tokens": len(prompt) // 4 + len(text or "") // 4}}
             return self.reply(200, json.dumps(body).encode())
 
     return Handler

@@ -1,0 +1,53 @@
+"""One refinement turn's answers judged by `keval run` itself (the same binary: the same judge,
+process pool and result cache), in JUDGE_OUT/turn-<t>/. A finished judging of the same answers
+is reused. An unfinished one (keval killed while judging) is set aside and judged again: the kill
+reaches the runner too, and keval run may have stored that job as a `crash` verdict, which a
+resume would reuse as the answer's verdict and its feedback."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from .errors import GenerateError
+from .generate import write_jsonl
+
+
+def judged_results(folder: str, ids: set) -> dict | None:
+    """The finished judging in `folder` (every id judged, the run not interrupted), else None."""
+    try:
+        with open(os.path.join(folder, "summary.json"), encoding="utf-8") as f:
+            if json.load(f).get("interrupted"):
+                return None
+        with open(os.path.join(folder, "results.jsonl"), encoding="utf-8") as f:
+            results = {r["id"]: r for r in map(json.loads, f) if r.get("id") in ids}
+    except (OSError, ValueError):
+        return None
+    return results if set(results) == ids else None
+
+
+def judge(args, turn: int, lines: list) -> dict:
+    """keval run on one turn's answers; reuses a finished judging of the same answers."""
+    folder = os.path.join(args.judge_out, f"turn-{turn}")
+    ids = {line["id"] for line in lines}
+    done = judged_results(folder, ids)
+    if done is not None:
+        print(f"keval generate: turn {turn} already judged in {folder}", file=sys.stderr, flush=True)
+        return done
+    if os.path.exists(folder):
+        aside = folder + ".unfinished"
+        shutil.rmtree(aside, ignore_errors=True)
+        os.replace(folder, aside)
+        print(f"keval generate: turn {turn}'s judging was cut short; judging it again ({aside} kept)",
+              file=sys.stderr, flush=True)
+    os.makedirs(args.judge_out, exist_ok=True)
+    submissions = os.path.join(args.judge_out, f"turn-{turn}.jsonl")
+    write_jsonl(submissions, lines)
+    command = [args.keval, "run", "--suite", args.judge_suite, "--submissions", submissions, "--out", folder,
+               "--quiet", "--code-metrics", "off"] + (args.judge_args or [])
+    print(f"keval generate: judging turn {turn}: {' '.join(command)}", file=sys.stderr, flush=True)
+    status = subprocess.run(command, stdout=sys.stderr).returncode
+    done = judged_results(folder, ids)
+    if status != 0 or done is None:
+        raise GenerateError(folder, f"judging turn {turn} failed (keval run exited {status})")
+    return done
