@@ -143,8 +143,11 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
     # before `ready`: nothing of the submission has run, so nothing of it is outside
     guest.cgroup = GuestCgroup.create(str(os.getpid()))
-    if guest.cgroup is not None:
-        guest.cgroup.add(guest.pid)
+    if guest.cgroup is not None and not guest.cgroup.add(guest.pid):
+        print("keval_runner: the guest's cgroup refused it; its other processes are not parked",
+              file=sys.stderr)
+        guest.cgroup.remove()
+        guest.cgroup = None
     try:
         # The warden's CUDA context starts while the guest enters its sandbox and starts its
         # own: one after the other they took 0.99 s and 0.87 s of each KernelBenchX candidate

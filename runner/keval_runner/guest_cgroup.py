@@ -32,11 +32,11 @@ def _read(path: str) -> str:
 
 def _remove_empty_siblings(path: str) -> None:
     """Cgroups of earlier jobs whose warden ended without removing them (rmdir takes only
-    empty ones)."""
+    empty ones; a live warden's are left alone: it may have made one and not filled it yet)."""
     parent = os.path.dirname(path)
     for name in os.listdir(parent):
         sibling = os.path.join(parent, name)
-        if sibling != path and not sibling.startswith(path) and os.path.isdir(sibling):
+        if sibling != path and os.path.isdir(sibling) and not _warden_alive(name):
             try:
                 os.rmdir(sibling)
             except OSError:
@@ -44,8 +44,9 @@ def _remove_empty_siblings(path: str) -> None:
 
 
 def _warden_alive(name: str) -> bool:
-    """Whether the warden a cgroup is named after (its pid) still runs."""
-    warden = name[: -len(PARKED_SUFFIX)]
+    """Whether the warden a cgroup is named after (its pid, or its pid and the parked suffix)
+    still runs."""
+    warden = name[: -len(PARKED_SUFFIX)] if name.endswith(PARKED_SUFFIX) else name
     return warden.isdigit() and os.path.exists(f"/proc/{warden}")
 
 
@@ -119,12 +120,17 @@ class GuestCgroup:
                 pass
             parked.remove()
 
-    def add(self, pid: int) -> None:
-        try:
-            _write(os.path.join(self.path, "cgroup.procs"), str(pid))
-        except FileNotFoundError:  # removed as empty by another job's warden just now
-            os.makedirs(self.path, exist_ok=True)
-            _write(os.path.join(self.path, "cgroup.procs"), str(pid))
+    def add(self, pid: int) -> bool:
+        """Puts `pid` in it; whether that took (a cgroup removed under us, or a kernel that
+        refuses, leaves the job without one rather than failing it)."""
+        for _ in range(3):
+            try:
+                os.makedirs(self.path, exist_ok=True)
+                _write(os.path.join(self.path, "cgroup.procs"), str(pid))
+                return True
+            except OSError:
+                continue
+        return False
 
     def pids(self) -> list:
         """Every process in it (thread-group ids)."""

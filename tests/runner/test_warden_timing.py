@@ -134,7 +134,7 @@ def test_the_cgroup_sees_and_ends_a_process_that_left_the_guests_session():
             time.sleep(1)
 
     pid, fd = _child(body)
-    cgroup.add(pid)
+    assert cgroup.add(pid)
     os.write(go_write, b"g")
     daemon = int(_read_line(fd))
     try:
@@ -187,7 +187,7 @@ def test_a_parked_process_runs_no_more_until_released():
 
     pid, fd = _child(body)
     try:
-        cgroup.add(pid)
+        assert cgroup.add(pid)
         _read_line(fd)
         cgroup.park(cgroup.others(-1))  # every process in it: here the one child
         assert cgroup.pids() == []
