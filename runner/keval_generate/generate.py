@@ -1,9 +1,6 @@
 """keval generate: K samples per task from an OpenAI-compatible server, stored as they arrive
 (sample_store), then written as the submissions JSONL that `keval run` reads."""
-import concurrent.futures
-import json
 import os
-import sys
 import time
 
 from .chat_client import ChatClient
@@ -12,39 +9,11 @@ from .errors import GenerateError
 from .prompt_builder import build_prompt
 from .retrieval import Corpus
 from .sample_store import SampleStore
+from .samples import request_all, submission_line, usage_totals, write_jsonl
 from .task_text import all_task_names, load_tasks
 
 
 TRITON_GOLDENS = ("keval", "tritonbench-g")
-
-
-def submission_id(task: str, model: str, sample: int) -> str:
-    return f"{task}@{model}#{sample}"
-
-
-def cost_of(prompt_tokens, completion_tokens, price_prompt, price_completion):
-    """US dollars from prices per million tokens; None unless both prices and counts are known."""
-    if price_prompt is None or price_completion is None or prompt_tokens is None or completion_tokens is None:
-        return None
-    return (prompt_tokens * price_prompt + completion_tokens * price_completion) / 1e6
-
-
-def submission_line(row: dict) -> dict:
-    return {"task": row["task"], "code": row["response"],
-            "id": submission_id(row["task"], row["model"], row["sample"]),
-            "generation": {"model": row["model"], "sample": row["sample"], "template": row["template"],
-                           "prompt_hash": row["prompt_hash"], "retrieved": row["retrieved"] or None,
-                           "prompt_tokens": row["prompt_tokens"], "completion_tokens": row["completion_tokens"],
-                           "latency_s": row["latency_s"], "cost_usd": row["cost_usd"],
-                           "finish_reason": row["finish_reason"], "settings": json.loads(row["settings"])}}
-
-
-def write_jsonl(path: str, lines: list):
-    temporary = path + ".partial"
-    with open(temporary, "w", encoding="utf-8") as f:
-        for line in lines:
-            f.write(json.dumps(line, ensure_ascii=False) + "\n")
-    os.replace(temporary, path)
 
 
 def api_key_from(variable: str, explicit: bool) -> str:
@@ -89,55 +58,3 @@ def generate(args) -> dict:
     return {"out": args.out, "store": args.store, "samples": len(rows), "requested": requested,
             **usage_totals(rows), "wall_s": round(time.monotonic() - started, 3),
             "prompt_template": next(iter(prompts.values())).template if prompts else None}
-
-
-def resume_settings(args, template: str) -> str:
-    """The resume key's part beyond model, prompt and sample: every other setting that changes
-    an answer (canonical JSON, so equal settings are equal text)."""
-    return json.dumps({"base_url": args.base_url.rstrip("/"), "temperature": args.temperature,
-                       "max_tokens": args.max_tokens, "template": template, "prompt_mode": args.prompt},
-                      sort_keys=True)
-
-
-def usage_totals(rows: list) -> dict:
-    tokens = sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rows)
-    costs = [r["cost_usd"] for r in rows if r["cost_usd"] is not None]
-    return {"tokens": tokens, "cost_usd": sum(costs) if costs else None}
-
-
-def request_all(args, client, store, plan: list, what: str) -> tuple:
-    """Asks for every (task, sample, prompt) of `plan` that the store lacks, storing each answer
-    as it arrives; returns the stored rows in plan order and how many were requested."""
-    key = {(name, i): resume_settings(args, prompt.template) for name, i, prompt in plan}
-    todo = [(name, i, prompt) for name, i, prompt in plan
-            if not store.has(args.model, key[name, i], prompt.hash, i)]
-    print(f"keval generate: {what}, {len(plan) - len(todo)} already stored, {len(todo)} to request",
-          file=sys.stderr, flush=True)
-
-    def one(name: str, sample: int, prompt):
-        completion = client.complete(prompt.messages, seed=sample)
-        cost = cost_of(completion.prompt_tokens, completion.completion_tokens, args.price_prompt,
-                       args.price_completion)
-        store.put(args.model, key[name, sample], prompt, name, sample, completion, cost)
-        return name, sample, completion
-
-    done = 0
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
-    try:
-        pending = {pool.submit(one, name, i, prompt) for name, i, prompt in todo}
-        while pending:
-            finished, pending = concurrent.futures.wait(pending, timeout=0.5,
-                                                        return_when=concurrent.futures.FIRST_COMPLETED)
-            for future in finished:
-                name, sample, completion = future.result()
-                done += 1
-                print(f"[{done}/{len(todo)}] {submission_id(name, args.model, sample)} "
-                      f"{completion.latency_s:.1f}s {completion.completion_tokens} tokens"
-                      + (f" ({completion.attempts} attempts)" if completion.attempts > 1 else ""),
-                      file=sys.stderr, flush=True)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-    rows = [store.get(args.model, key[name, i], prompt.hash, i) for name, i, prompt in plan]
-    return rows, len(todo)

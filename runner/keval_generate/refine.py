@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from .generate import request_all, submission_line, usage_totals, write_jsonl
+from .samples import request_all, submission_line, usage_totals, write_jsonl
 from .prompt_builder import Prompt, messages_hash
 from .refine_feedback import TEMPLATE_ID, feedback_message
 from .refine_judge import judge

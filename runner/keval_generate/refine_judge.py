@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from .errors import GenerateError
-from .generate import write_jsonl
+from .samples import write_jsonl
 
 
 def judged_results(folder: str, ids: set) -> dict | None:
