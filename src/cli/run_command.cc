@@ -65,7 +65,6 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->callback([=, &action] {
     action = [=] {
       use_python(options->python);
-      make_out_folder(*out);  // before anything is written there (a shard's note, the store)
       Suite suite = Suite::load(resolve_suite_folder(*suite_dir));
       // A peer's submission file (KIND:PATH) is converted to native JSONL first.
       std::filesystem::path submissions_path = *submissions;
@@ -73,6 +72,9 @@ void add_run_command(CLI::App& app, CommandAction& action) {
         submissions_path = adapt_peer_submissions(*peer, parse_peer_spec(*suite_dir).value_or(PeerSpec{}));
       }
       std::vector<Submission> list = read_submissions(submissions_path);
+      // after the inputs are read (a bad one leaves no folder behind), before anything is
+      // written there (a shard's note, the store)
+      make_out_folder(*out);
       if (!shard->empty()) {
         const Shard slice = parse_shard(*shard);
         const size_t total = list.size();
