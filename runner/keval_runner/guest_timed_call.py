@@ -41,6 +41,7 @@ class TimedCalls:
         self.last_outputs = None
 
     def arm(self, key: str, fields: dict, fds: list) -> None:
+        self.drop(key)  # armed anew when a value that is no tensor changes
         imported = []
         self.armed[key] = self.opener.open(fields, fds, imported)
         self.imports[key] = imported
