@@ -15,7 +15,7 @@ from keval_dataset.card import MARK
 from keval_dataset.export import export
 from standalone import write_records
 
-PATH_REASON = "runtime_error: File \"/home/someone/keval/runner/keval_runner/child.py\", line 9"
+PATH_REASON = "runtime_error: File \"/srv/exporting-machine/keval/runner/keval_runner/child.py\", line 9"
 
 
 def records(run: str, tasks=12, programs=6):
@@ -28,14 +28,14 @@ def records(run: str, tasks=12, programs=6):
                    "submission_hash": f"{run}-h{t}-{p}", "eval_key": f"{run}-k{t}-{p}", "suite": "keval",
                    "shapes": {"n": 8}, "verdict": "runtime_error" if failed else "pass",
                    "latency_ms": None if failed else 1.0 + p, "reasons": [PATH_REASON] if failed else [],
-                   "sm_clock_mhz": 1980 if t == 0 else None, "source_db": f"/home/someone/runs/{run}/keval.db",
+                   "sm_clock_mhz": 1980 if t == 0 else None, "source_db": f"/srv/exporting-machine/runs/{run}/keval.db",
                    "run_id": 1, "sample_count": 10}
 
 
 def make_export(tmp_path, name="ds", run="first", fmt="parquet"):
     out = tmp_path / name
     export(write_records(tmp_path / f"{run}.jsonl", records(run)), str(out), fmt, 17, False,
-           [f"/home/someone/runs/{run}/keval.db"])
+           [f"/srv/exporting-machine/runs/{run}/keval.db"])
     return out
 
 
@@ -69,7 +69,7 @@ def test_no_machine_path_in_any_column_or_the_manifest(tmp_path):
                 assert not (isinstance(value, str) and absolute.search(value)), (column, value)
             if row["verdict"] == "runtime_error":
                 assert ".../keval_runner/child.py" in row["reasons"]
-    assert "/home/" not in (out / "manifest.json").read_text() + (out / "README.md").read_text()
+    assert "/srv/" not in (out / "manifest.json").read_text() + (out / "README.md").read_text()
 
 
 def test_the_card_names_each_config_and_a_nested_retime_export_is_its_own(tmp_path):
