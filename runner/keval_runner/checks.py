@@ -79,11 +79,16 @@ def canary_bytes(dtype: torch.dtype, nbytes: int, finite: bool = False) -> torch
     return element.repeat(reps)[:nbytes].contiguous()
 
 
+def span_elements(shape, stride) -> int:
+    """Elements of storage a layout reaches from its first element."""
+    if any(size == 0 for size in shape):
+        return 0
+    return 1 + sum((size - 1) * step for size, step in zip(shape, stride))
+
+
 def _span_elements(t: torch.Tensor) -> int:
     """Elements of storage the tensor reaches from its storage offset."""
-    if t.numel() == 0:
-        return 0
-    return 1 + sum((size - 1) * stride for size, stride in zip(t.shape, t.stride()))
+    return span_elements(t.shape, t.stride())
 
 
 def storage_span(t: torch.Tensor) -> torch.Tensor:

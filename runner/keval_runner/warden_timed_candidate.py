@@ -21,7 +21,7 @@ import time
 import torch
 
 from . import guest_stop, phases
-from .checks import map_tensors
+from .checks import map_tensors, span_elements
 from .compare import tensors_identical, value_stats
 from .guest_memory import GuestMemoryUnreadable, read_into
 from .guest_process import GuestGone, GuestMisbehaved
@@ -114,12 +114,6 @@ class TimedGuest:
         return self.overhead_ms
 
 
-def _storage_elements(shape: list, stride: list) -> int:
-    if any(size == 0 for size in shape):
-        return 0
-    return 1 + sum((size - 1) * step for size, step in zip(shape, stride))
-
-
 def read_output(pid: int, described, like: torch.Tensor):
     """The output the guest says lies at described["address"], read from its memory, shaped as
     it says; None when the description does not fit the reference's output `like` (another
@@ -133,7 +127,7 @@ def read_output(pid: int, described, like: torch.Tensor):
         return None
     if len(stride) != len(shape) or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in stride):
         return None
-    elements = _storage_elements(shape, stride)
+    elements = span_elements(shape, stride)
     if elements > SPAN_SLACK * max(1, like.numel()):
         return None
     size = torch.empty(0, dtype=dtype).element_size()
