@@ -2,6 +2,8 @@
 
 Retried: connection errors and timeouts, 429 (after the server's Retry-After, shared by every
 worker through RateGate so they all hold off), 5xx, and answers that are not the API's JSON.
+A 429 spends no attempt of --max-attempts: the server is asking for patience, not failing; a
+request gives up only after RATE_LIMIT_PATIENCE_S of being rate limited.
 Not retried: other 4xx (a wrong model name or key does not get better), one line naming it."""
 import email.utils
 import json
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from .errors import GenerateError
 
 MAX_BACKOFF_S = 60.0
+RATE_LIMIT_PATIENCE_S = 3600.0  # one request's total wait on 429s before it gives up
 
 
 @dataclass(frozen=True)
@@ -63,9 +66,9 @@ def retry_after_seconds(value) -> float | None:
 
 
 class TransientError(Exception):
-    def __init__(self, message: str, wait_s: float | None = None):
+    def __init__(self, message: str, wait_s: float | None = None, rate_limited: bool = False):
         super().__init__(message)
-        self.wait_s = wait_s
+        self.wait_s, self.rate_limited = wait_s, rate_limited
 
 
 def parse_completion(body: bytes) -> tuple:
@@ -86,13 +89,15 @@ def parse_completion(body: bytes) -> tuple:
 class ChatClient:
     def __init__(self, base_url: str, model: str, api_key: str = "", temperature: float | None = None,
                  max_tokens: int | None = None, timeout_s: float = 600.0, max_attempts: int = 8,
-                 gate: RateGate | None = None, sleep=time.sleep, clock=time.monotonic):
+                 gate: RateGate | None = None, sleep=time.sleep, clock=time.monotonic,
+                 rate_limit_patience_s: float = RATE_LIMIT_PATIENCE_S):
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model, self.api_key = model, api_key
         self.temperature, self.max_tokens = temperature, max_tokens
         self.timeout_s, self.max_attempts = timeout_s, max_attempts
         self.gate = gate or RateGate(clock, sleep)
         self.sleep, self.clock = sleep, clock
+        self.rate_limit_patience_s = rate_limit_patience_s
 
     def request_body(self, messages: list, seed: int | None) -> bytes:
         body = {"model": self.model, "messages": messages}
@@ -116,7 +121,7 @@ class ChatClient:
         except urllib.error.HTTPError as e:
             detail = e.read()[:300].decode("utf-8", "replace").replace("\n", " ")
             if e.code == 429:
-                raise TransientError("429 rate limited", retry_after_seconds(e.headers.get("Retry-After")))
+                raise TransientError("429 rate limited", retry_after_seconds(e.headers.get("Retry-After")), True)
             if e.code >= 500:
                 raise TransientError(f"HTTP {e.code}", retry_after_seconds(e.headers.get("Retry-After")))
             raise GenerateError(self.url, f"HTTP {e.code}: {detail}")
@@ -126,17 +131,27 @@ class ChatClient:
 
     def complete(self, messages: list, seed: int | None = None) -> Completion:
         body = self.request_body(messages, seed)
-        last = ""
-        for attempt in range(1, self.max_attempts + 1):
+        last, attempt, attempts_sent, rate_limited_s = "", 0, 0, 0.0
+        while attempt < self.max_attempts:
             self.gate.wait()
+            attempts_sent += 1
             try:
                 text, prompt_tokens, completion_tokens, finish, latency = self.attempt(body)
-                return Completion(text, prompt_tokens, completion_tokens, latency, attempt, finish)
+                return Completion(text, prompt_tokens, completion_tokens, latency, attempts_sent, finish)
             except TransientError as e:
                 last = str(e)
+                if e.rate_limited:  # waits, spending no attempt
+                    wait = e.wait_s if e.wait_s is not None else min(MAX_BACKOFF_S, 2.0 ** min(attempts_sent, 6))
+                    rate_limited_s += wait
+                    if rate_limited_s > self.rate_limit_patience_s:
+                        raise GenerateError(self.url, f"gave up after {rate_limited_s:.0f} s of 429s "
+                                                      f"(rate limited for longer than {self.rate_limit_patience_s:g} s)")
+                    self.gate.hold_off(wait)
+                    continue
+                attempt += 1
                 wait = e.wait_s if e.wait_s is not None else min(MAX_BACKOFF_S, 0.5 * 2 ** (attempt - 1))
                 if e.wait_s is not None:
                     self.gate.hold_off(wait)
-                else:
+                elif attempt < self.max_attempts:
                     self.sleep(wait * (0.5 + random.random() / 2))
         raise GenerateError(self.url, f"gave up after {self.max_attempts} attempts (last: {last})")

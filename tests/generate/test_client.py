@@ -19,9 +19,27 @@ def test_faults_are_retried_and_the_rate_limit_is_waited_out(fake_server):
     completion = client.complete(MESSAGES, seed=1)
     assert completion.text == "second" and completion.attempts == 5
     assert time.monotonic() - started >= 1.0  # Retry-After: 1, waited for real
-    assert len(backoffs) == 3 and backoffs == sorted(backoffs) and backoffs[2] >= 2.0  # exponential, jittered
+    assert len(backoffs) == 3 and backoffs == sorted(backoffs) and backoffs[2] >= 1.0  # exponential, jittered
     assert completion.prompt_tokens == len("hello there") // 4
     assert [r["fault"] for r in server.requests()] == ["rate_limit", "server_error", "broken_json", "no_choices", None]
+
+
+def test_rate_limits_are_waited_out_without_spending_attempts(fake_server):
+    server = fake_server({"routes": ROUTES, "faults": {"1": "rate_limit", "2": "rate_limit", "3": "rate_limit",
+                                                        "4": "server_error"}})
+    client = ChatClient(server.url, "fake-model", max_attempts=2, gate=RateGate(), sleep=lambda s: None)
+    started = time.monotonic()
+    completion = client.complete(MESSAGES, seed=0)
+    assert completion.text == "first" and completion.attempts == 5
+    assert time.monotonic() - started >= 3.0  # three Retry-After: 1, each waited for real
+
+
+def test_rate_limits_past_the_patience_give_up(fake_server):
+    server = fake_server({"routes": ROUTES, "faults": {str(i): "rate_limit" for i in range(1, 10)}})
+    client = ChatClient(server.url, "fake-model", max_attempts=8, rate_limit_patience_s=1.5)
+    with pytest.raises(GenerateError, match=r"rate limited for longer than 1.5 s"):
+        client.complete(MESSAGES)
+    assert len(server.requests()) == 2
 
 
 def test_a_client_error_is_not_retried_and_names_the_url(fake_server):
