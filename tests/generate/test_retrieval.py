@@ -4,7 +4,7 @@ import pytest
 from conftest import SUITE
 from keval_generate.errors import GenerateError
 from keval_generate.prompt_builder import build_prompt
-from keval_generate.retrieval import Corpus, Document
+from keval_generate.retrieval import NEAR_COPY, Corpus, Document, containment, four_grams
 from keval_generate.task_text import all_task_names, load_tasks
 from keval_generate.corpus_sources import golden_documents
 
@@ -33,6 +33,24 @@ def test_a_copy_of_the_golden_under_another_name_is_not_returned_either(suite_ta
     best = corpus.best(softmax.instruction, "softmax", [softmax.golden, softmax.reference])
     assert best is not None and best.id not in {d.id for d in copies} and best.task != "softmax"
     assert corpus.first("softmax", [softmax.golden, softmax.reference]).id not in {d.id for d in copies}
+
+
+def test_a_near_copy_with_other_names_and_comments_is_not_returned(suite_tasks):
+    softmax = next(t for t in suite_tasks if t.name == "softmax")
+    renamed = ("# a fast softmax, tuned by hand\n" + softmax.golden.replace("softmax", "row_normalise")
+               .replace("BLOCK", "TILE").replace("\n\n", "\n# --\n\n"))
+    near = Document("peer:renamed", "row_normalise", softmax.instruction, renamed)
+    corpus = Corpus(golden_documents(suite_tasks) + [near])
+    assert containment(four_grams(softmax.golden), renamed) >= NEAR_COPY
+    assert corpus.best(softmax.instruction, "softmax", [softmax.golden, softmax.reference]).id != near.id
+    assert corpus.first("softmax", [softmax.golden, softmax.reference]).id != near.id
+
+
+def test_no_task_is_shown_a_sibling_that_nearly_copies_its_golden(suite_tasks):
+    corpus = Corpus(golden_documents(suite_tasks))
+    for task in suite_tasks:
+        shown = corpus.documents[build_prompt("keval", task, "one-shot-retrieved", corpus).retrieved]
+        assert containment(four_grams(task.golden), shown.code) < NEAR_COPY, (task.name, shown.id)
 
 
 def test_retrieval_ranks_the_nearest_task_first(suite_tasks):
