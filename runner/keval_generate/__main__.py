@@ -7,13 +7,19 @@
     metrics   --input PAIRS.jsonl --output METRICS.jsonl
 
 generate prints one JSON object; a bad input ends with one line naming the file or field, exit 2;
-an interrupted generation exits 130 with what is stored (a rerun continues)."""
+an interrupted generation (Ctrl-C, SIGTERM, SIGHUP) writes the samples that finished to --out
+and exits 128 + the signal (130, 143, 129); the store keeps them, so a rerun continues."""
 import argparse
 import json
 import os
+import signal
 import sys
 
-from .errors import GenerateError
+from .errors import GenerateError, Stopped
+
+
+def stop_on(signal_number, frame):
+    raise Stopped(signal_number)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -52,6 +58,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main() -> int:
     args = parser().parse_args()
+    signal.signal(signal.SIGTERM, stop_on)
+    signal.signal(signal.SIGHUP, stop_on)
     try:
         if args.command == "generate":
             from .generate import generate
@@ -65,10 +73,11 @@ def main() -> int:
     except GenerateError as e:
         print(f"keval: {e}", file=sys.stderr, flush=True)
         os._exit(2)  # other requests in flight would otherwise run out their retries first
-    except KeyboardInterrupt:
-        print("keval: generate interrupted; what arrived is stored, run the same command again to continue",
-              file=sys.stderr, flush=True)
-        os._exit(130)  # requests in flight are abandoned; their threads must not hold the exit
+    except KeyboardInterrupt as e:
+        number = e.signal_number if isinstance(e, Stopped) else signal.SIGINT
+        print(f"keval: generate interrupted ({signal.Signals(number).name}); what arrived is stored, "
+              "run the same command again to continue", file=sys.stderr, flush=True)
+        os._exit(128 + number)  # requests in flight are abandoned; their threads must not hold the exit
     print(json.dumps(result))
     return 0
 

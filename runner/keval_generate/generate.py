@@ -1,6 +1,7 @@
 """keval generate: K samples per task from an OpenAI-compatible server, stored as they arrive
 (sample_store), then written as the submissions JSONL that `keval run` reads."""
 import os
+import sys
 import time
 
 from .chat_client import ChatClient
@@ -9,7 +10,7 @@ from .errors import GenerateError
 from .prompt_builder import build_prompt
 from .retrieval import Corpus
 from .sample_store import SampleStore
-from .samples import request_all, submission_line, usage_totals, write_jsonl
+from .samples import request_all, stored_rows, submission_line, usage_totals, write_jsonl
 from .task_text import all_task_names, load_tasks
 
 
@@ -21,6 +22,14 @@ def api_key_from(variable: str, explicit: bool) -> str:
     if explicit and not value:
         raise GenerateError("--api-key-env", f"environment variable {variable} is not set")
     return value
+
+
+def write_what_finished(args, store, plan: list):
+    """On an interruption: --out gets the samples stored so far, in plan order."""
+    rows = stored_rows(args, store, plan)
+    write_jsonl(args.out, [submission_line(r) for r in rows])
+    print(f"keval generate: stopped; {len(rows)} of {len(plan)} samples written to {args.out}",
+          file=sys.stderr, flush=True)
 
 
 def generate(args) -> dict:
@@ -51,8 +60,12 @@ def generate(args) -> dict:
         from .refine import refine
         return refine(args, tasks, prompts, client, store, started)
     plan = [(t.name, i, prompts[t.name]) for t in tasks for i in range(args.samples)]
-    rows, requested = request_all(args, client, store, plan,
-                                  f"{len(plan)} samples ({len(tasks)} tasks x {args.samples})")
+    try:
+        rows, requested = request_all(args, client, store, plan,
+                                      f"{len(plan)} samples ({len(tasks)} tasks x {args.samples})")
+    except KeyboardInterrupt:
+        write_what_finished(args, store, plan)
+        raise
     write_jsonl(args.out, [submission_line(r) for r in rows])
     store.close()
     return {"out": args.out, "store": args.store, "samples": len(rows), "requested": requested,

@@ -36,10 +36,10 @@ def record(row: dict, turn: int, line: dict, result: dict) -> dict:
                       "speedup_ci": result.get("speedup_ci"), "reasons": (result.get("reasons") or [])[:1]}}
 
 
-def refine(args, tasks: list, prompts: dict, client, store, started: float) -> dict:
-    names = [t.name for t in tasks]
-    conversation = {(name, i): prompts[name] for name in names for i in range(args.samples)}
-    records, outcomes, all_rows, requested = [], {}, [], 0
+def run_turns(args, names: list, prompts: dict, client, store, conversation: dict, records: list,
+              outcomes: dict) -> tuple:
+    """Every turn asked and judged; `records` and `outcomes` grow as each turn is judged."""
+    requested, all_rows = 0, []
     for turn in range(1, args.turns + 1):
         plan = [(name, i, conversation[name, i]) for name in names for i in range(args.samples)]
         rows, asked = request_all(args, client, store, plan,
@@ -62,6 +62,20 @@ def refine(args, tasks: list, prompts: dict, client, store, started: float) -> d
                 base = prompts[row["task"]].template
                 conversation[row["task"], row["sample"]] = next_prompt(conversation[row["task"], row["sample"]],
                                                                        row["response"], result, base)
+    return requested, all_rows
+
+
+def refine(args, tasks: list, prompts: dict, client, store, started: float) -> dict:
+    names = [t.name for t in tasks]
+    conversation = {(name, i): prompts[name] for name in names for i in range(args.samples)}
+    records, outcomes = [], {}
+    try:
+        requested, all_rows = run_turns(args, names, prompts, client, store, conversation, records, outcomes)
+    except KeyboardInterrupt:
+        write_jsonl(args.out, records)
+        print(f"keval generate: stopped; the {len(records)} answers of judged turns written to {args.out}",
+              file=sys.stderr, flush=True)
+        raise
     store.close()
     write_jsonl(args.out, records)
     timed = "--no-timing" not in (args.judge_args or [])

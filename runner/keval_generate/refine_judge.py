@@ -6,11 +6,14 @@ resume would reuse as the answer's verdict and its feedback."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
 from .errors import GenerateError
 from .samples import write_jsonl
+
+STOP_GRACE_S = 60  # how long a stopped keval run may take to write what it judged
 
 
 def judged_results(folder: str, ids: set) -> dict | None:
@@ -24,6 +27,22 @@ def judged_results(folder: str, ids: set) -> dict | None:
     except (OSError, ValueError):
         return None
     return results if set(results) == ids else None
+
+
+def run_judge(command: list) -> int:
+    """keval run's exit status. Stopped here (Ctrl-C, SIGTERM), it gets a SIGINT of its own, the
+    signal it stops cleanly on, and this waits for it: no judging outlives the generation."""
+    process = subprocess.Popen(command, stdout=sys.stderr)
+    try:
+        return process.wait()
+    except BaseException:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
 
 
 def judge(args, turn: int, lines: list) -> dict:
@@ -46,7 +65,7 @@ def judge(args, turn: int, lines: list) -> dict:
     command = [args.keval, "run", "--suite", args.judge_suite, "--submissions", submissions, "--out", folder,
                "--quiet", "--code-metrics", "off"] + (args.judge_args or [])
     print(f"keval generate: judging turn {turn}: {' '.join(command)}", file=sys.stderr, flush=True)
-    status = subprocess.run(command, stdout=sys.stderr).returncode
+    status = run_judge(command)
     done = judged_results(folder, ids)
     if status != 0 or done is None:
         raise GenerateError(folder, f"judging turn {turn} failed (keval run exited {status})")

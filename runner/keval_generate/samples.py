@@ -77,5 +77,10 @@ def request_all(args, client, store, plan: list, what: str) -> tuple:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-    rows = [store.get(args.model, key[name, i], prompt.hash, i) for name, i, prompt in plan]
-    return rows, len(todo)
+    return stored_rows(args, store, plan), len(todo)
+
+
+def stored_rows(args, store, plan: list) -> list:
+    """The stored rows of `plan`, in its order; those not stored (yet) are left out."""
+    rows = [store.get(args.model, resume_settings(args, prompt.template), prompt.hash, i) for _, i, prompt in plan]
+    return [r for r in rows if r is not None]

@@ -8,8 +8,10 @@
 namespace keval {
 
 // Runs `python -m module args...` and returns its exit status (128 + N when signal N ended it).
-// While it runs, SIGINT and SIGTERM are ignored here: the terminal's Ctrl-C reaches the tool,
-// which stops cleanly and keeps what it has stored. Throws std::runtime_error when it cannot start.
+// While it runs, SIGINT is ignored here (the terminal's Ctrl-C reaches the tool, which stops
+// cleanly and keeps what it has stored) and SIGTERM and SIGHUP are passed on to the tool. The
+// tool gets SIGTERM when keval dies (PR_SET_PDEATHSIG), so a `kill -9` of keval stops it too.
+// Throws std::runtime_error when it cannot start.
 int run_python_tool(const std::string& module, const std::vector<std::string>& args);
 
 }  // namespace keval
