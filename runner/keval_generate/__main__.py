@@ -67,7 +67,8 @@ def main() -> int:
             args.api_key_env = args.api_key_env or "OPENAI_API_KEY"
             result = generate(args)
         else:
-            from .code_metrics import metrics
+            from .code_metrics import metrics, run_with_fixed_hash_seed
+            run_with_fixed_hash_seed(sys.argv[1:])
             metrics(args)  # its caller reads --output; stdout stays the caller's (keval run's table)
             return 0
     except GenerateError as e:

@@ -4,10 +4,28 @@ and cyclomatic complexity on the submission's own code (as KernelBenchX's EVAL/c
 computes them, but without the test harness KernelBenchX appends to the file it scores).
 
 Input: JSON lines {"index", "code", "golden"}; output: JSON lines {"index", ...metrics}.
-A metric that cannot be computed (no golden, code radon cannot parse, a package missing) is null."""
+A metric that cannot be computed (no golden, code radon cannot parse, a package missing) is null.
+
+The `codebleu` package orders data-flow variables by iterating over sets of strings, so its
+score depends on Python's string hashing (0.7053 to 0.7092 on one pair of goldens): the metrics
+always run with PYTHONHASHSEED=0, re-executing the process when it was started otherwise."""
 import json
+import os
 import sys
 import warnings
+
+HASH_SEED = "0"
+
+
+def run_with_fixed_hash_seed(argv: list):
+    """Re-executes `python -m keval_generate ARGV...` with PYTHONHASHSEED=HASH_SEED, unless this
+    process already has it (hashing is fixed when the interpreter starts)."""
+    if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
+        return
+    os.environ["PYTHONHASHSEED"] = HASH_SEED
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "keval_generate", *argv])
 
 
 def load_codebleu():
