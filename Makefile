@@ -12,7 +12,7 @@ XDIST ?= -n 2 --dist loadfile
 # plugin that enforces it (pytest would only warn of an unknown setting).
 PYTEST = $(PY) -m pytest -o required_plugins=pytest-timeout
 
-.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate clean
+.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client clean
 
 all: build
 
@@ -41,7 +41,7 @@ demo: build
 	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
 	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
-test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client
 
 # What the build cannot check of the layers: no src/ include by a ../ path, no import cycle in
 # runner/ (docs/architecture.md, "Layers"; CMake refuses an include up the layers).
@@ -86,6 +86,11 @@ test-generate:
 # keval mutate: the operators on small sources, then the real binary on relu and softmax (docs/mutation.md).
 test-mutate:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q tests/mutate
+
+# keval_client (clients/python) against a real keval serve on the CPU, and examples/grpo_loop.py
+# end to end with a fake model (docs/client.md).
+test-client:
+	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q tests/client
 
 clean:
 	rm -rf $(BUILD) out
