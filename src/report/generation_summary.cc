@@ -55,7 +55,7 @@ nlohmann::json sample_figures(const std::vector<const SubmissionResult*>& result
     per_submission.push_back(r->exec() ? r->speedup : std::nullopt);
   }
   nlohmann::json fast = nlohmann::json::object();
-  for (double p : kFastThresholds) fast[key_of(p)] = fast_p(per_submission, p);
+  for (double p : kFastThresholds) fast[key_of(p)] = number_or_null(measured_fast_p(per_submission, passes, p));
   nlohmann::json ci = nullptr;
   if (!speedups.empty()) {
     const Interval interval = bootstrap_geomean_ci(speedups);

@@ -42,6 +42,15 @@ TEST(GenerationSummaryTest, PassAtKStopsAtTheSmallestSampleCount) {
   EXPECT_DOUBLE_EQ(figures["1"].get<double>(), 0.75);
 }
 
+TEST(GenerationSummaryTest, FastPOfPassesNeverTimedIsNotMeasured) {
+  // --no-timing: two of three pass, none has a speedup; fast_0 is unknown, not 0.
+  std::vector<SubmissionResult> results = {sample("a", true), sample("a", false), sample("b", true)};
+  const auto models = per_model_summary(results);
+  EXPECT_TRUE(models["m"]["fast_p"]["0"].is_null());
+  EXPECT_TRUE(models["m"]["fast_p"]["1"].is_null());
+  EXPECT_DOUBLE_EQ(models["m"]["exec_accuracy"].get<double>(), 2.0 / 3.0);
+}
+
 TEST(GenerationSummaryTest, PerModelFiguresCountEverySampleAndChargePerPass) {
   std::vector<SubmissionResult> results = {sample("a", true, 2.0), sample("a", false), sample("b", true, 0.5),
                                            sample("b", false), sample("a", true, 1.0, "other"),

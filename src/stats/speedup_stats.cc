@@ -28,6 +28,14 @@ double fast_p(const std::vector<std::optional<double>>& speedups_of_passing_or_n
   return static_cast<double>(fast) / static_cast<double>(speedups_of_passing_or_null.size());
 }
 
+std::optional<double> measured_fast_p(const std::vector<std::optional<double>>& speedups_of_passing_or_null,
+                                       size_t passes, double p) {
+  bool timed = false;
+  for (const auto& speedup : speedups_of_passing_or_null) timed = timed || speedup.has_value();
+  if (passes > 0 && !timed) return std::nullopt;
+  return fast_p(speedups_of_passing_or_null, p);
+}
+
 double pass_at_k(int n, int c, int k) {
   if (n < 0 || c < 0 || c > n || k < 1 || k > n) {
     throw std::invalid_argument("pass_at_k: need 0 <= c <= n and 1 <= k <= n, got n=" +

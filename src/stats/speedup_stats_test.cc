@@ -37,6 +37,13 @@ TEST(StatsSpeedupTest, FastPOfNoSubmissionsIsZero) {
   EXPECT_DOUBLE_EQ(fast_p({}, 1.0), 0.0);
 }
 
+TEST(StatsSpeedupTest, FastPIsNotMeasuredWhenPassesWereNeverTimed) {
+  const std::vector<std::optional<double>> untimed = {std::nullopt, std::nullopt, std::nullopt};
+  EXPECT_FALSE(measured_fast_p(untimed, 2, 0.0).has_value());  // --no-timing: unknown, not 0
+  EXPECT_DOUBLE_EQ(*measured_fast_p(untimed, 0, 0.0), 0.0);     // nothing passed: none is fast
+  EXPECT_DOUBLE_EQ(*measured_fast_p({2.0, std::nullopt}, 1, 1.0), 0.5);
+}
+
 TEST(StatsSpeedupTest, PassAtKMatchesKnownValues) {
   EXPECT_DOUBLE_EQ(pass_at_k(5, 1, 1), 0.2);
   EXPECT_DOUBLE_EQ(pass_at_k(5, 0, 3), 0.0);
