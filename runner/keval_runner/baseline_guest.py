@@ -1,4 +1,4 @@
-"""The baselines' own process on the CPU, timed by the warden exactly as the candidate's guest.
+"""The baselines' own process, timed by the warden exactly as the candidate's guest.
 
 The warden times the candidate from outside its process: a round trip over the channel up to
 the guest stopped (warden_timed_candidate.py). A baseline called in the warden itself would
@@ -21,12 +21,31 @@ import torch
 from . import cpu_pinning, sandbox
 from .guest_channel import Channel, ChannelError
 from .guest_process import GuestProcess
+from .baseline_loading import load_baselines
 from .guest_timed_call import CALIBRATION_KEY, TimedCalls, null_call
+from .request_check import warden_clocks_cuda
 from .shared_args import ArgsOpener
 
 
-def _serve(channel: Channel, baselines: dict) -> None:
-    calls = TimedCalls(ArgsOpener(torch.device("cpu")))
+class _Errors:
+    """A writer that keeps the baselines' loading errors for the warden to send."""
+
+    def __init__(self):
+        self.errors = []
+
+    def error(self, stage: str, **fields) -> None:
+        self.errors.append({"stage": stage, **fields})
+
+
+def _load(request: dict, baselines: dict) -> dict:
+    errors = _Errors()
+    loaded = load_baselines(request, errors)
+    baselines.update(loaded)
+    return {"ok": True, "names": [name for name, _ in loaded], "errors": errors.errors}
+
+
+def _serve(channel: Channel, baselines: dict, device: torch.device, request=None) -> None:
+    calls = TimedCalls(ArgsOpener(device))
     own_cpus = os.sched_getaffinity(0)
     channel.send({"op": "ready", "sandbox": None})
     while True:
@@ -38,13 +57,18 @@ def _serve(channel: Channel, baselines: dict) -> None:
             if op == "go":
                 entry = null_call if header["key"] == CALIBRATION_KEY else baselines[header["who"]]
                 try:
-                    answer = calls.go(header["key"], entry)
+                    answer = calls.go(header["key"], entry, header.get("n"))
                 except Exception as exc:  # the baseline's own failure, the warden's to report
                     answer = {"ok": False, "error": {"error_kind": type(exc).__name__,
                                                      "error_class": type(exc).__name__,
                                                      "message": str(exc)[:2000], "line": None}}
             elif op == "arm":
-                calls.arm(header["key"], header["args"], fds)
+                calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0))
+                answer = {"ok": True}
+            elif op == "load" and request is not None:
+                answer = _load(request, baselines)
+            elif op == "gate":
+                calls.open_gate(header["args"], fds)
                 answer = {"ok": True}
             elif op == "drop":
                 calls.drop(header.get("key"))
@@ -64,8 +88,22 @@ def _serve(channel: Channel, baselines: dict) -> None:
         channel.send(answer)
 
 
-def start(baselines: list) -> GuestProcess:
-    """Forks the process serving `baselines` ((name, callable) pairs), ready to be asked."""
+def start_for(request: dict):
+    """The baselines' process of a CUDA timing job the warden clocks, forked now (before the
+    warden's CUDA context exists: a forked child cannot make one once its parent has); it loads
+    the request's baselines when asked (`load`). None for any other job."""
+    if request.get("kind") != "timing" or request.get("device") != "cuda" or not request.get("baselines"):
+        return None
+    if not warden_clocks_cuda(request.get("timing") or {}):
+        return None
+    return start([], torch.device("cuda", 0), request)
+
+
+def start(baselines: list, device: torch.device = torch.device("cpu"), request=None) -> GuestProcess:
+    """Forks the process serving `baselines` ((name, callable) pairs) on `device`, ready to be
+    asked; with `request`, it loads that request's baselines when asked."""
+    if device.type == "cuda" and torch.cuda.is_initialized():
+        raise RuntimeError("the baselines' process must be forked before the warden initialises CUDA")
     warden_end, own_end = Channel.pair()
     warden = os.getpid()
     pid = os.fork()
@@ -76,7 +114,9 @@ def start(baselines: list) -> GuestProcess:
             if os.getppid() != warden:
                 os.kill(os.getpid(), signal.SIGKILL)
             warden_end.close()
-            _serve(own_end, dict(baselines))
+            if device.type == "cuda":
+                torch.cuda.set_device(device.index or 0)
+            _serve(own_end, dict(baselines), device, request)
         except ChannelError:
             code = 3
         except BaseException as exc:  # noqa: BLE001 (a baseline's failure: the warden sees the channel close)

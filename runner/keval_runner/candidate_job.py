@@ -25,6 +25,8 @@ from .guest_timing import GuestContender, GuestCallFailed
 from .interleaved_timing import measure_contender
 from .timing import check_interval, l2_bytes
 from .warden_timed_candidate import TimedGuest, WardenTimedCandidate
+from .gpu_timed_guest import GpuTimedGuest
+from .request_check import warden_clocks_cuda
 from .inputs import build_inputs, drawn_bytes, draws_on_device, input_bytes, tensors_in, torch_device
 from .messages import clip
 from .output_files import output_path, rerun_path
@@ -296,8 +298,8 @@ class CandidateJob:
         return GuestContender(self, key, shared, where)
 
     def candidate_contender(self, case, seeds, key: str):
-        """The candidate's contender: on the CPU timed by the warden (warden_timed_candidate.py),
-        on CUDA sampled in the guest; None when it cannot be timed (reported)."""
+        """The candidate's contender: timed by the warden (warden_timed_candidate.py), on CUDA
+        sampled in the guest when the request says so; None when it cannot be timed (reported)."""
         if self.timed_guest is None:
             return self.guest_rotation(case, seeds, key)
         where = self._where(case, seeds[0])
@@ -308,11 +310,16 @@ class CandidateJob:
             return None
 
     def calibrate(self) -> None:
-        """On the CPU, before the submission loads: the round trip of a call that does nothing,
-        pinned as the samples are (warden_timed_candidate.py)."""
-        if self.device.type == "cuda":
+        """Before the submission loads: the round trip of a call that does nothing, pinned as the
+        samples are (warden_timed_candidate.py; on CUDA through the warden's gate,
+        warden_gpu_clock.py, unless the request has the guest clock its own samples)."""
+        cgroup = getattr(self.guest, "cgroup", None)
+        if self.device.type != "cuda":
+            self.timed_guest = TimedGuest(self.guest, cgroup)
+        elif warden_clocks_cuda(self.request.get("timing") or {}):
+            self.timed_guest = GpuTimedGuest(self.guest, self.device, cgroup)
+        else:
             return
-        self.timed_guest = TimedGuest(self.guest, getattr(self.guest, "cgroup", None))
         with phase("calibrate"), cpu_pinning.one_core(self.pin_guest):
             self.timed_guest.calibrate()
 

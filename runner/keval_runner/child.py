@@ -10,7 +10,7 @@ import sys
 import tempfile
 import traceback
 
-from . import device_gate, peak_memory, phases, sandbox
+from . import baseline_guest, device_gate, peak_memory, phases, sandbox
 from .errors import DeviceError, OutputWriteFailed, out_of_memory_seen
 from . import guest_stop
 from .guest_cgroup import GuestCgroup
@@ -80,7 +80,8 @@ def prepare_device(request: dict) -> None:
         torch.cuda.set_device(0)
 
 
-def dispatch(request: dict, writer: MessageWriter, capabilities=None, guest=None, device_ready=False) -> None:
+def dispatch(request: dict, writer: MessageWriter, capabilities=None, guest=None, device_ready=False,
+             baselines=None) -> None:
     if request.get("op") == "probe":
         from .probe import probe
         writer.send("probe", **probe(request), sandbox_capabilities=capabilities)
@@ -97,7 +98,7 @@ def dispatch(request: dict, writer: MessageWriter, capabilities=None, guest=None
         ReferenceJob(request, writer).run()
     elif kind == "timing":
         from .timing_job import TimingJob
-        TimingJob(request, writer, guest).run()
+        TimingJob(request, writer, guest, baselines).run()
     elif kind == "sweep":
         from .sweep_job import SweepJob
         SweepJob(request, writer).run()
@@ -149,6 +150,8 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
         guest.cgroup.remove()
         guest.cgroup = None
     try:
+        # before the warden's CUDA context exists (a fork made after it could make none)
+        baselines = baseline_guest.start_for(request)
         # The warden's CUDA context starts while the guest enters its sandbox and starts its
         # own: one after the other they took 0.99 s and 0.87 s of each KernelBenchX candidate
         # job on the H200.
@@ -158,7 +161,7 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
             facts = guest.ready()
         if facts is not None:
             writer.send("sandbox", **facts)
-        dispatch(request, writer, guest=guest, device_ready=True)
+        dispatch(request, writer, guest=guest, device_ready=True, baselines=baselines)
     except HarnessFailedBeforeReady as exc:  # only keval's code had run in the guest
         guest.kill()
         if exc.kind == "sandbox":

@@ -55,7 +55,7 @@ class Guest:
         self.handlers = {"load": self.load, "call": self.call, "rotation": self.rotation,
                          "warm_up": self.warm_up, "sample": self.sample, "profile": self.profile,
                          "drop": self.drop, "peak_memory": self.peak_memory, "pin": self.pin,
-                         "arm": self.arm, "go": self.go}
+                         "arm": self.arm, "go": self.go, "gate": self.gate}
         self.timed_calls = TimedCalls(self.opener)
         self.own_cpus = os.sched_getaffinity(0)  # what `pin` with no cpus puts back
 
@@ -227,7 +227,12 @@ class Guest:
 
     def arm(self, header, fds) -> None:
         """The buffers of a case the warden times from outside (guest_timed_call.py)."""
-        self.timed_calls.arm(header["key"], header["args"], fds)
+        self.timed_calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0))
+        self.reply({"ok": True})
+
+    def gate(self, header, fds) -> None:
+        """The warden's clock words on CUDA (guest_timed_call.py), mapped before any timed call."""
+        self.timed_calls.open_gate(header["args"], fds)
         self.reply({"ok": True})
 
     def go(self, header, fds) -> None:
@@ -236,7 +241,7 @@ class Guest:
         key = header["key"]
         entry = null_call if key == CALIBRATION_KEY else self.entry
         try:
-            answer = self.timed_calls.go(key, entry)
+            answer = self.timed_calls.go(key, entry, header.get("n"))
         except (Exception, SystemExit) as exc:
             self.reply(self.failed(exc))
             return

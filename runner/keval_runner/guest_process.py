@@ -13,6 +13,7 @@ when the warden sees it itself.
 """
 
 import os
+import select
 import signal
 
 import time
@@ -131,17 +132,29 @@ class GuestProcess:
         """(reply, payload, descriptors) of one request; the descriptors the guest sent are
         closed unless keep_fds (then they are the caller's to close). max_payload_bytes: the
         most payload the reply may carry (the channel's default when None)."""
+        self.send_request(header, fds)
+        return self.reply_to(header.get("op"), keep_fds, max_payload_bytes)
+
+    def send_request(self, header: dict, fds=()) -> None:
+        """The first half of `ask`: the request sent."""
         if not self.is_ready:
             raise GuestMisbehaved(f"{header.get('op')!r} asked before the guest was ready")
         try:
             self.channel.send(header, fds=fds)
         except ChannelError as exc:
             raise GuestGone(str(exc)) from exc
+
+    def replied_within(self, seconds: float) -> bool:
+        """Whether a reply (or the channel's end) can be read within `seconds`."""
+        return bool(select.select([self.channel.fileno()], [], [], seconds)[0])
+
+    def reply_to(self, op, keep_fds: bool = False, max_payload_bytes=None):
+        """The second half of `ask`: the reply to the request `op` sent last."""
         reply, payload, kept = self._receive(keep_fds, max_payload_bytes)
         try:
-            check_reply(reply, header.get("op"))
+            check_reply(reply, op)
             if self.channel.pending():  # a second frame for one request
-                raise GuestMisbehaved(f"more than one frame in reply to {header.get('op')!r}")
+                raise GuestMisbehaved(f"more than one frame in reply to {op!r}")
         except GuestMisbehaved:
             for fd in kept:
                 os.close(fd)

@@ -33,6 +33,12 @@ def timing_setting(settings: dict, name: str):
     return TIMING_DEFAULTS[name] if value is None else value
 
 
+def warden_clocks_cuda(settings: dict) -> bool:
+    """Whether the warden's own clock times CUDA samples (warden_gpu_clock.py); the environment's
+    KEVAL_CUDA_CLOCK, for side-by-side benchmarks, over the request's `cuda_clock`."""
+    return (os.environ.get("KEVAL_CUDA_CLOCK") or timing_setting(settings, "cuda_clock")) == "warden"
+
+
 def request_problem(request) -> str:
     """Why a request cannot be served, or "" when it can."""
     return _CHECKER.first_problem(request)

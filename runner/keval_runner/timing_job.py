@@ -19,7 +19,6 @@ is prepared: prepared beside it, a large case had doubled what the job held. The
 the guest measure on one CPU core (cpu_pinning.py).
 """
 
-import os
 
 import torch
 
@@ -34,10 +33,10 @@ from .guest_timing import GuestCallFailed
 from .interleaved_timing import Contender, measure_interleaved, timing_fields
 from .l2_persistence import L2Persistence
 from .launch_cover import LaunchCover
-from .loading import find_entry, load_module
+from .baseline_loading import load_baselines
+from .gpu_timed_guest import GpuTimedGuest
 from .phases import phase
 from .rotation import InputRotation, rotation_bytes, rotation_set_count
-from .task_files import load_reference_module
 from .warden_timed_candidate import BaselineCallFailed, TimedGuest, WardenTimedContender
 
 
@@ -65,41 +64,22 @@ class PreparedCase:
         self.shared = []
 
 
-def load_golden(code_file: str, task_dir: str):
-    """The golden as a submission of its task: the task's adapter glue (submission_suffix.py,
-    which the controller appends to every submission) runs at the end of its module. A
-    TritonBench golden is the peer's own code, without the entry the glue defines."""
-    module = load_module(code_file, "keval_baseline_golden")
-    glue = os.path.join(task_dir, "submission_suffix.py")
-    if os.path.isfile(glue):
-        with open(glue, encoding="utf-8") as f:
-            exec(compile(f.read(), glue, "exec"), module.__dict__)  # noqa: S102 - the suite's own glue
-    return module
-
-
 class TimingJob(CandidateJob):
+    def __init__(self, request: dict, writer, guest, baseline_process=None):
+        super().__init__(request, writer, guest)
+        # on CUDA with the warden's clock: the baselines' own process, forked before the
+        # warden's context existed (child.run_with_guest); it loads them when asked
+        self.baseline_process = baseline_process
+
     def load_baselines(self) -> list:
-        """(name, callable) of each baseline that loads; a failure is an `error`, stage "baseline"."""
-        reference = None
-        loaded = []
-        for baseline in self.request.get("baselines") or []:
-            name = baseline.get("name")
-            try:
-                if name == "golden":
-                    module = load_golden(baseline["code_file"], self.request["task_dir"])
-                    loaded.append((name, find_entry(module, self.request.get("entry", ""))[1]))
-                    continue
-                if reference is None:
-                    reference = load_reference_module(self.request["task_dir"], self.writer)
-                if name == "eager":
-                    loaded.append((name, reference.reference))
-                elif name == "compile":
-                    loaded.append((name, torch.compile(reference.reference)))
-                else:
-                    raise ValueError(f"unknown baseline {name!r}")
-            except Exception as exc:
-                self.writer.error("baseline", **describe(exc), baseline=name)
-        return loaded
+        """(name, callable) of each baseline that loads (the callable None when they load in
+        their own CUDA process); a failure is an `error`, stage "baseline"."""
+        if self.baseline_process is None:
+            return load_baselines(self.request, self.writer)
+        reply, _, _ = self.baseline_process.ask({"op": "load"})
+        for error in reply.get("errors") or []:
+            self.writer.error(error.pop("stage"), **error)
+        return [(name, None) for name in reply.get("names") or []]
 
     def ablating(self) -> bool:
         return self.checks["profile_kernels"] and self.device.type == "cuda"
@@ -290,11 +270,15 @@ class TimingJob(CandidateJob):
         return pinned
 
     def start_baselines(self, baselines: list) -> None:
-        """On the CPU: the baselines' own process, timed as the candidate's guest is."""
-        if self.device.type == "cuda" or not baselines:
+        """The baselines' own process, timed as the candidate's guest is: forked here on the
+        CPU, already running on CUDA (None there when the guest's clock times the candidate)."""
+        if not baselines:
             return
-        self.baseline_process = baseline_guest.start(baselines)
-        self.timed_baselines = TimedGuest(self.baseline_process)
+        if self.device.type != "cuda":
+            self.baseline_process = baseline_guest.start(baselines)
+            self.timed_baselines = TimedGuest(self.baseline_process)
+        elif self.baseline_process is not None:
+            self.timed_baselines = GpuTimedGuest(self.baseline_process, self.device)
 
     def calibrate(self) -> None:
         if self.timed_baselines is not None:
@@ -307,13 +291,14 @@ class TimingJob(CandidateJob):
         self.cover = LaunchCover.open(self.device, self.request.get("timing") or {})
         with phase("load_baselines"):
             baselines = self.load_baselines()
-        self.timed_baselines = self.baseline_process = None
+        self.timed_baselines = None
         self.start_baselines(baselines)
         try:
             self.measure(baselines)
         finally:
-            if self.baseline_process is not None:
+            if self.timed_baselines is not None:
                 self.timed_baselines.resume()
+            if self.baseline_process is not None:
                 self.baseline_process.end()
 
     def measure(self, baselines: list) -> None:

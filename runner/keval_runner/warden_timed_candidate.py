@@ -32,6 +32,7 @@ from .interleaved_timing import Contender
 from .sample_stats import median
 from .shared_call import SharedCall
 from .shared_args import dtype_from_name
+from .warden_gpu_clock import copy_by_kernel
 
 _clock = time.perf_counter
 CALIBRATION_CALLS = 31
@@ -71,15 +72,19 @@ class TimedGuest:
         header = {"op": "go", "key": key} if who is None else {"op": "go", "key": key, "who": who}
         start = _clock()
         reply, _, _ = self.guest.ask(header)
+        self.stop()
+        elapsed = (_clock() - start) * 1e3
+        self.parked_last = self.park_others()
+        return reply, elapsed
+
+    def stop(self) -> None:
+        """The process stopped (it has answered): nothing of it runs until it is resumed."""
         try:
             guest_stop.stop(self.guest.pid)
         except guest_stop.GuestDied as exc:
             self.guest.reaped_status = exc.status
             raise GuestGone("the guest ended after a timed call") from exc
-        elapsed = (_clock() - start) * 1e3
         self.stopped = True
-        self.parked_last = self.park_others()
-        return reply, elapsed
 
     def park_others(self) -> int:
         """Parks every process of the guest's beside itself (guest_cgroup.py): none runs again
@@ -141,6 +146,22 @@ def read_output(pid: int, described, like: torch.Tensor):
     return flat.as_strided(shape, stride)
 
 
+def slot_copy_ms(slots: list, calls: int = 11) -> float:
+    """The median time (ms, the warden's events) of copying outputs of the slots' layout into
+    them, as the timed process does in each timed call."""
+    sources = [torch.zeros_like(slot) for slot in slots]
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(calls):
+        start.record()
+        for slot, source in zip(slots, sources):
+            slot.copy_(source)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return median(times)
+
+
 def _plain_values(args) -> bytes:
     """What of a call's arguments is not a tensor (tensors left out), as bytes to compare."""
     return pickle.dumps(map_tensors(args, lambda t: None))
@@ -164,18 +185,40 @@ class WardenTimedContender(Contender):
         self.job, self.timed, self.case, self.key = job, timed, case, key
         self.seeds = secrets.SystemRandom()
         self.arm, self.shared = arm, None
+        # CUDA: the outputs' slots (the reference's layout) and the warden's copies of them
+        self.gpu = getattr(timed, "clock", None) is not None
+        self.slot_like, self.snapshots, self.slot_copy_ms = [], [], 0.0
         self._arm(self._fresh())
 
     def _arm(self, fresh: tuple) -> None:
-        """Buffers of `fresh`'s layout that its process maps, its values in them."""
+        """Buffers of `fresh`'s layout that its process maps, its values in them (on CUDA zeros:
+        a call's values are written only once its process has answered, and output slots)."""
         if self.shared is not None:
             self.shared.close()
-        self.shared = SharedCall(fresh, 0)
-        self.plain = _plain_values(fresh)
-        reply = self.arm({"op": "arm", "key": self.key, "args": self.shared.fields}, self.shared.fds)
+        self.plain, self.arg_count = _plain_values(fresh), len(fresh)
+        values = fresh
+        if self.gpu:
+            if not self.slot_like:
+                self._shape_slots(fresh)
+            values = tuple(map_tensors(fresh, torch.zeros_like)) + tuple(self.slot_like)
+        self.shared = SharedCall(values, 0)
+        header = {"op": "arm", "key": self.key, "args": self.shared.fields}
+        if self.gpu:
+            header["slots"] = len(self.slot_like)
+        reply = self.arm(header, self.shared.fds)
         if not reply["ok"]:
             self.shared.close()
             self.failed(reply)
+
+    def _shape_slots(self, fresh: tuple) -> None:
+        """Slots of the reference's output layout (dense), the warden's copies of them, and what
+        copying such outputs costs (a cost of every timed call, taken off its sample)."""
+        self.slot_like = [torch.empty(ref.shape, dtype=ref.dtype, device=ref.device) for ref in self._expected(fresh)]
+        self.snapshots = [torch.empty_like(slot) for slot in self.slot_like]
+        self.slot_copy_ms = slot_copy_ms(self.slot_like)
+
+    def call_args(self) -> tuple:
+        return tuple(self.shared.args[:self.arg_count])
 
     def failed(self, reply: dict):
         raise BaselineCallFailed(f"{self.who}: {str((reply.get('error') or {}).get('message', ''))[:300]}")
@@ -187,26 +230,39 @@ class WardenTimedContender(Contender):
         return tuple(to_device(arg, self.job.device, fresh=True) for arg in _draw(self.job.make_inputs, self.case, seed))
 
     def _refill(self, fresh: tuple) -> None:
-        targets, values = tensors_in(self.shared.args), tensors_in(fresh)
+        targets, values = tensors_in(self.call_args()), tensors_in(fresh)
         if [(t.shape, t.stride(), t.dtype) for t in targets] != [(v.shape, v.stride(), v.dtype) for v in values]:
             raise ValueError("make_inputs gave this case's seeds different layouts")
         with torch.no_grad():
             for target, value in zip(targets, values):
-                target.copy_(value)
+                if self.gpu:
+                    copy_by_kernel(target, value)
+                else:
+                    target.copy_(value)
+
+    def _snapshot(self) -> None:
+        """The slots copied into the warden's memory (enqueued right after its end event)."""
+        for snapshot, slot in zip(self.snapshots, self.shared.args[self.arg_count:]):
+            copy_by_kernel(snapshot, slot)
 
     def _call(self) -> tuple:
         """(reply, ms) of one call on a fresh set, and the set."""
         start = _clock()
         fresh = self._fresh()
-        if _plain_values(fresh) == self.plain:
+        who = None if self.who == "candidate" else self.who
+        if _plain_values(fresh) != self.plain:  # a value that is no tensor changed (TritonBench's
+            self._arm(fresh)  # inputs are a seed): armed anew
+        elif not self.gpu:
             self._refill(fresh)
-        else:  # a value that is no tensor changed (TritonBench's inputs are a seed): armed anew
-            self._arm(fresh)
         phases.add(f"{self.side}_prepare", _clock() - start)
-        reply, elapsed = self.timed.round_trip(self.key, None if self.who == "candidate" else self.who)
-        phases.add(f"{self.side}_round_trip", elapsed / 1e3)
+        if self.gpu:  # the values written only once the process has answered
+            reply, elapsed = self.timed.round_trip(self.key, who, before=lambda: self._refill(fresh),
+                                                   after=self._snapshot, flush=True)
+        else:
+            reply, elapsed = self.timed.round_trip(self.key, who)
         if not reply["ok"]:
             self.failed(reply)
+        phases.add(f"{self.side}_round_trip", elapsed / 1e3)
         return reply, elapsed, fresh
 
     def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
@@ -220,7 +276,7 @@ class WardenTimedContender(Contender):
             start = _clock()
             self.after_call(reply, fresh)
             phases.add(f"{self.side}_check", _clock() - start)
-        return max(elapsed - self.timed.overhead_ms, FLOOR_MS), None, None, None
+        return max(elapsed - self.timed.overhead_ms - self.slot_copy_ms, FLOOR_MS), None, None, None
 
     def after_call(self, reply: dict, fresh: tuple) -> bool:
         """Whether the call's outputs agree with the reference's on its fresh inputs (read with
@@ -238,15 +294,18 @@ class WardenTimedContender(Contender):
             return [t.detach() for t in as_output_list(self.reference(*private))]
 
     def _outputs_agree(self, described, expected: list) -> bool:
-        if not isinstance(described, list) or len(described) != len(expected):
+        if self.gpu:  # the slots as the warden copied them right after its end event
+            outputs = self.snapshots if described == "slots" and len(expected) == len(self.snapshots) else None
+        elif isinstance(described, list) and len(described) == len(expected) and all(isinstance(d, dict) for d in described):
+            outputs = [read_output(self.timed.guest.pid, item, ref) for item, ref in zip(described, expected)]
+        else:
+            outputs = None
+        if outputs is None:
             return False
         atol = TOLERANCE_SLACK * float(self.case.get("atol") or 0.0)
         rtol = TOLERANCE_SLACK * float(self.case.get("rtol") or 0.0)
-        for item, ref in zip(described, expected):
-            if not isinstance(item, dict):
-                return False
-            out = read_output(self.timed.guest.pid, item, ref)
-            if out is None:
+        for out, ref in zip(outputs, expected):
+            if out is None or out.shape != ref.shape or out.dtype != ref.dtype:
                 return False
             stats = value_stats(out, ref, atol, rtol)
             if stats.get("n_over_tol") or stats.get("nan_disagree") or stats.get("inf_disagree"):
@@ -256,10 +315,14 @@ class WardenTimedContender(Contender):
     def _inputs_unchanged(self, fresh: tuple) -> bool:
         if self.inplace:
             return True
-        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.shared.args), tensors_in(fresh)))
+        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.call_args()), tensors_in(fresh)))
 
     def charge_l2(self, sampler) -> None:
-        """No persisting L2 on the CPU."""
+        """On CUDA every persisting L2 line made normal again before the next sample (the
+        warden's context's call; the lines are the device's): the flush then evicts them too.
+        No persisting L2 on the CPU."""
+        if self.gpu and getattr(sampler, "l2", None) is not None:
+            sampler.l2.reset()
 
     def inputs(self) -> list:
         return self.shared.inputs
@@ -296,6 +359,10 @@ class WardenTimedCandidate(WardenTimedContender):
         self.shared.close()
 
     def check_fields(self) -> dict:
-        return {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
-                "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
-                "processes_beside": self.beside}
+        fields = {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
+                  "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
+                  "processes_beside": self.beside}
+        if self.gpu:
+            fields["slot_copy_ms"] = self.slot_copy_ms
+            fields["host_synchronizing"] = self.timed.opens_first(self.key)
+        return fields

@@ -180,7 +180,7 @@ def run_warden_with(monkeypatch, guest):
     monkeypatch.setattr(child.GuestProcess, "start", classmethod(lambda cls, *a, **k: guest))
     monkeypatch.setattr(child, "device_environment", lambda request: None)
     monkeypatch.setattr(child, "prepare_device", lambda request: None)
-    monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False:
+    monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False, baselines=None:
                         guest.ask({"op": "load"}))
     writer = Writer()
     result = child.run_with_guest({"op": "run", "kind": "candidate", "device": "cpu"}, writer, -1)
