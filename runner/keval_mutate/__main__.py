@@ -2,8 +2,11 @@
 
     generate  --out DIR --golden TASK=PATH [--golden ...] [--operators a,b]
               writes DIR/mutants.jsonl (submissions) and DIR/mutants.index.json
-    report    --out DIR
-              reads DIR/mutants.index.json and DIR/results.jsonl; writes DIR/mutants.json and .md
+    report    --out DIR [--equivalence-trials N] [--equivalence-seed S] [--equivalence-budget-s B]
+              reads DIR/mutants.index.json and DIR/results.jsonl; runs every survivor through
+              the differential check (N trials, 0: none); writes DIR/mutants.json and .md
+    differential --task-dir D --out DIR --mutant ID=PATH [--mutant ...] [--trials N] [--seed S]
+              the differential check itself (TRITON_INTERPRET=1): DIR/<id>.json per mutant
     operators lists the operators and the bug each models
 
 Each prints a line or two; a bad input ends with one line naming the file or field, exit 2."""
@@ -22,8 +25,25 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--operators", default="")
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
+    r.add_argument("--equivalence-trials", type=int, default=42)
+    r.add_argument("--equivalence-seed", type=int, default=41)
+    r.add_argument("--equivalence-budget-s", type=float, default=900.0)
+    d = sub.add_parser("differential")
+    d.add_argument("--task-dir", required=True)
+    d.add_argument("--out", required=True)
+    d.add_argument("--mutant", action="append", required=True)
+    d.add_argument("--trials", type=int, default=42)
+    d.add_argument("--seed", type=int, default=41)
+    d.add_argument("--budget-s", type=float, default=900.0)
     sub.add_parser("operators")
     return p
+
+
+def parse_mutant(spec: str) -> tuple:
+    mutant_id, sep, path = spec.partition("=")
+    if not sep or not mutant_id or not path:
+        raise MutateError("--mutant", f"{spec!r} is not ID=PATH")
+    return mutant_id, path
 
 
 def main() -> int:
@@ -37,17 +57,27 @@ def main() -> int:
                   + (f" ({invalid} do not compile: counted apart, not run)" if invalid else ""))
         elif args.command == "report":
             from .report import write_report
-            report = write_report(args.out)
+            report = write_report(args.out, args.equivalence_trials, args.equivalence_seed,
+                                  args.equivalence_budget_s)
             s = report["suite"]
             rate = "-" if s["kill_rate"] is None else f"{100 * s['kill_rate']:.1f}%"
-            print(f"kill rate {rate}: {s['killed']} killed, {s['survived']} survived (not checked for "
-                  f"equivalence), {s['invalid']} invalid, {s['unjudged']} unjudged of {s['made']} mutants")
+            print(f"kill rate {rate} of the non-equivalent: {s['killed']} killed, {s['survived']} survived, "
+                  f"{s['equivalent']} equivalent, {s['invalid']} invalid, {s['unjudged']} unjudged of "
+                  f"{s['made']} mutants")
             for task, t in report["tasks"].items():
                 for survivor in t["survivors"]:
-                    print(f"  survived: {survivor['id']} (line {survivor['line']})")
+                    print(f"  survived: {survivor['id']} (line {survivor['line']}): {survivor['equivalence']}")
+                for survivor in t["equivalents"]:
+                    print(f"  equivalent: {survivor['id']} (line {survivor['line']}): {survivor['evidence_file']}")
                 if t.get("note"):
                     print(f"  {task}: {t['note']}")
             print(f"wrote {args.out}/mutants.json and {args.out}/mutants.md")
+        elif args.command == "differential":
+            from .differential import check
+            mutants = [parse_mutant(m) for m in args.mutant]
+            evidence = check(args.task_dir, mutants, args.out, args.trials, args.seed, args.budget_s)
+            for e in evidence.values():
+                print(f"{e['id']}: {e['verdict']}")
         else:
             from .operators import OPERATORS
             for op in OPERATORS:

@@ -1,10 +1,12 @@
 """A mutant's fate from its result: killed by any verdict but pass, survived on pass, invalid
-when the mutated code is not a program (it never got to be judged as a kernel)."""
+when the mutated code is not a program (it never got to be judged as a kernel). A survivor
+becomes equivalent only when the differential check (differential.py) finds no input it gets
+wrong."""
 
 # Verdicts that say the code never ran as a kernel: a broken mutant, not a kill.
 INVALID_VERDICTS = {"bad_submission", "missing_entry", "compile_error"}
 
-KILLED, SURVIVED, INVALID, UNJUDGED = "killed", "survived", "invalid", "unjudged"
+KILLED, SURVIVED, EQUIVALENT, INVALID, UNJUDGED = "killed", "survived", "equivalent", "invalid", "unjudged"
 
 
 def fate(mutant: dict, result) -> tuple:

@@ -3,14 +3,14 @@ import json
 import os
 from collections import Counter
 
-from .classify import INVALID, KILLED, SURVIVED, UNJUDGED, fate
+from .classify import EQUIVALENT, INVALID, KILLED, SURVIVED, UNJUDGED, fate
 from .errors import MutateError
-from .generate import INDEX
+from .generate import INDEX, JSONL
 from .markdown import render_markdown
 
-FATES = (KILLED, SURVIVED, INVALID, UNJUDGED)
-EQUIVALENCE = ("not checked: a survivor may be equivalent to the golden; each is reported as "
-               "survived (not checked for equivalence)")
+FATES = (KILLED, SURVIVED, EQUIVALENT, INVALID, UNJUDGED)
+NOT_CHECKED = ("not checked (--equivalence-trials 0): a survivor may be equivalent to the golden; "
+               "each is reported as survived")
 
 
 def read_json(path: str):
@@ -39,7 +39,19 @@ def read_results(path: str) -> dict:
     return results
 
 
+def read_codes(path: str) -> dict:
+    codes = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    entry = json.loads(line)
+                    codes[entry["id"]] = entry["code"]
+    return codes
+
+
 def kill_rate(counts: dict):
+    """Killed over killed and survived: equivalent mutants are no holes, invalid ones no kernels."""
     judged = counts[KILLED] + counts[SURVIVED]
     return round(counts[KILLED] / judged, 4) if judged else None
 
@@ -51,7 +63,38 @@ def tally(entries: list) -> dict:
     return out
 
 
-def build_report(out: str) -> dict:
+def _equivalence_note(evidence: dict) -> str:
+    if evidence["verdict"] == EQUIVALENT:
+        return (f"agrees with the reference on all {evidence['compared']} trials in the task's domain "
+                f"({', '.join(evidence['dtypes'])}; {', '.join(evidence['regimes'])})")
+    exposed = evidence.get("exposed_by")
+    if exposed:
+        shape = ", ".join(f"{k}={v}" for k, v in exposed["case"].items() if k != "name")
+        return f"exposed by {shape} {exposed['dtype']} {exposed['regime']} (seed {exposed['seed']}): {exposed['what']}"
+    return f"not proven equivalent: {evidence.get('unchecked_because', 'the check did not finish')}"
+
+
+def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: int, budget_s: float) -> None:
+    """Runs each counted task's survivors through the differential check; an equivalent one
+    changes fate, every one gets its evidence."""
+    codes = read_codes(os.path.join(out, JSONL))
+    for task, info in index["tasks"].items():
+        survivors = [e for e in entries if e["task"] == task and e["fate"] == SURVIVED]
+        if not survivors:
+            continue
+        from .equivalence import check_task
+        found = check_task(out, task, os.path.dirname(info["golden"]), [(e["id"], codes[e["id"]]) for e in survivors],
+                           trials, seed, budget_s)
+        for entry in survivors:
+            evidence = found[entry["id"]]
+            entry["equivalence"] = _equivalence_note(evidence)
+            entry["evidence_file"] = evidence["evidence_file"]
+            entry["exposed_by"] = evidence.get("exposed_by")
+            if evidence["verdict"] == EQUIVALENT:
+                entry["fate"] = EQUIVALENT
+
+
+def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0) -> dict:
     index = read_json(os.path.join(out, INDEX))
     results = read_results(os.path.join(out, "results.jsonl"))
     summary_path = os.path.join(out, "summary.json")
@@ -59,7 +102,12 @@ def build_report(out: str) -> dict:
     entries = []
     for mutant in index["mutants"]:
         what, verdict, reason = fate(mutant, results.get(mutant["id"]))
-        entries.append({**mutant, "fate": what, "verdict": verdict, "reason": reason})
+        entries.append({**mutant, "fate": what, "verdict": verdict, "reason": reason,
+                        "equivalence": "", "evidence_file": "", "exposed_by": None})
+    golden_passes = {t for t, info in index["tasks"].items() if results.get(info["golden_id"], {}).get("verdict") == "pass"}
+    if trials > 0:
+        check_equivalence(out, {"tasks": {t: i for t, i in index["tasks"].items() if t in golden_passes}},
+                          entries, trials, seed, budget_s)
     tasks, counted = {}, []
     for task, info in index["tasks"].items():
         mine = [e for e in entries if e["task"] == task]
@@ -72,7 +120,8 @@ def build_report(out: str) -> dict:
                 per_operator[name] = tally(of_op)
         tasks[task] = {
             **tally(mine), "golden_verdict": golden_verdict, "operators": per_operator,
-            "survivors": [_brief(e, diff=True) for e in mine if e["fate"] == SURVIVED],
+            "survivors": [_brief(e, diff=True, evidence=True) for e in mine if e["fate"] == SURVIVED],
+            "equivalents": [_brief(e, diff=True, evidence=True) for e in mine if e["fate"] == EQUIVALENT],
             "killed_by": [_brief(e) for e in mine if e["fate"] == KILLED],
             "invalid_mutants": [_brief(e) for e in mine if e["fate"] == INVALID],
             "unjudged_mutants": [_brief(e) for e in mine if e["fate"] == UNJUDGED],
@@ -84,17 +133,21 @@ def build_report(out: str) -> dict:
             counted += mine
     operators = {name: {"models": models, **tally([e for e in counted if e["operator"] == name])}
                  for name, models in index["operators"].items()}
-    return {"device_mode": environment.get("device_mode", ""), "equivalence": EQUIVALENCE,
+    equivalence = (f"each survivor run against the reference on {trials} trials of the differential check "
+                   f"(seed {seed}; docs/mutation.md): equivalent when it agrees on all, else survived with the "
+                   f"trial that exposes it" if trials > 0 else NOT_CHECKED)
+    return {"device_mode": environment.get("device_mode", ""), "equivalence": equivalence,
             "suite": tally(counted), "operators": operators, "tasks": tasks}
 
 
-def _brief(entry: dict, diff: bool = False) -> dict:
-    keys = ["id", "operator", "site", "line", "verdict", "reason"] + (["diff"] if diff else [])
+def _brief(entry: dict, diff: bool = False, evidence: bool = False) -> dict:
+    keys = (["id", "operator", "site", "line", "verdict", "reason"] + (["diff"] if diff else [])
+            + (["equivalence", "evidence_file", "exposed_by"] if evidence else []))
     return {k: entry[k] for k in keys}
 
 
-def write_report(out: str) -> dict:
-    report = build_report(out)
+def write_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0) -> dict:
+    report = build_report(out, trials, seed, budget_s)
     with open(os.path.join(out, "mutants.json"), "w", encoding="utf-8") as f:
         json.dump(report, f, indent=1)
     with open(os.path.join(out, "mutants.md"), "w", encoding="utf-8") as f:

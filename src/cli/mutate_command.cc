@@ -1,6 +1,7 @@
 // keval mutate: mutants of each task's golden (runner/keval_mutate, Python's ast), judged as
 // submissions of their task by the run's own machinery, and the kill rate of the task's cases
-// (docs/mutation.md). A mutant that passes is a case the task lacks, or an equivalent program.
+// (docs/mutation.md). A mutant that passes is a case the task lacks, or an equivalent program:
+// the report runs each survivor through a wide differential check to tell which.
 #include <filesystem>
 #include <iostream>
 
@@ -17,6 +18,7 @@ namespace {
 
 struct MutateOptions {
   std::string suite, out, operators;
+  int equivalence_trials = 42;
   bool no_sandbox = false;
 };
 
@@ -49,6 +51,9 @@ void add_mutate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
   cmd->add_option("--timeout", run->timeout_s, "seconds per job before it is killed")->check(CLI::Range(1, 86400));
   cmd->add_option("--seeds", run->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
+  cmd->add_option("--equivalence-trials", o->equivalence_trials,
+                  "trials of the differential check each survivor gets (CPU interpreter); 0: none")
+      ->check(CLI::Range(0, 10000));
   cmd->add_flag("--no-sandbox", o->no_sandbox, "run jobs without uid switch, network isolation and rlimits");
   cmd->callback([=, &action] {
     action = [=] {
@@ -82,7 +87,8 @@ void add_mutate_command(CLI::App& app, CommandAction& action) {
       std::cout << "reused " << output.summary.value("resumed", size_t{0}) << " stored result(s) from "
                 << o->out << "/keval.db\n" << std::flush;  // before the report's own lines
       const int unjudged = report_unjudged(output, std::cerr);
-      const int status = tool_status(run_python_tool("keval_mutate", {"report", "--out", o->out}));
+      const int status = tool_status(run_python_tool(
+          "keval_mutate", {"report", "--out", o->out, "--equivalence-trials", std::to_string(o->equivalence_trials)}));
       return unjudged ? unjudged : status;
     };
   });

@@ -2,7 +2,8 @@
 submissions, mutants.json and mutants.md written, a second run resumed from keval.db.
 
 The survivors pinned here are holes the tasks have today (docs/mutation.md): when a case kills
-one, move it to the killed side of these tests."""
+one, move it to the killed side of these tests. The differential check runs on them too (a
+survivor exposed at its first trial costs one interpreter call)."""
 import json
 import os
 import subprocess
@@ -55,8 +56,13 @@ def test_relu_survivors_are_reported_with_their_diffs(relu):
     assert {"mutant:relu:mask_dropped:1", "mutant:relu:mask_weakened:1"} <= set(survivors)
     assert "-    mask = offs < n\n+    mask = offs <= n\n" in survivors["mutant:relu:mask_weakened:1"]["diff"]
     assert "survived: mutant:relu:mask_weakened:1" in proc.stdout
+    # the differential check exposes both with the interpreter's bounds check, not as equivalent
+    for survivor in survivors.values():
+        assert "out of bounds" in survivor["equivalence"] and survivor["exposed_by"]["dtype"]
+        assert (out / survivor["evidence_file"]).is_file()
+    assert report["tasks"]["relu"]["equivalent"] == 0
     text = (out / "mutants.md").read_text()
-    assert "survived (not checked for equivalence)" in text and "## Survivors" in text
+    assert "## Survivors" in text and "exposed by rows=37, cols=1001 float32" in text
     assert "```diff" in text and "| relu |" in text
 
 

@@ -1,0 +1,84 @@
+"""Each survivor through the differential check (differential.py), one process per task, with
+the evidence kept in OUT/equivalence/TASK/ and reused while the mutant, the task's files and the
+check's settings are the same (a second `keval mutate` does not redo it)."""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+from .differential import UNCHECKED
+from .trial_shapes import PLAN_VERSION
+
+FOLDER = "equivalence"
+RUNNER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def stem(mutant_id: str) -> str:
+    return mutant_id.removeprefix("mutant:").replace(":", ".")
+
+
+def fingerprint(code: str, task_dir: str, trials: int, seed: int) -> str:
+    digest = hashlib.sha256(code.encode())
+    for name in ("task.toml", "reference.py", "golden.py"):
+        with open(os.path.join(task_dir, name), "rb") as f:
+            digest.update(f.read())
+    digest.update(f"{trials}:{seed}:{PLAN_VERSION}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _stored(path: str, print_: str):
+    try:
+        with open(path, encoding="utf-8") as f:
+            evidence = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return evidence if evidence.get("fingerprint") == print_ and evidence.get("verdict") != UNCHECKED else None
+
+
+def check_task(out: str, task: str, task_dir: str, survivors: list, trials: int, seed: int,
+               budget_s: float, log=sys.stderr) -> dict:
+    """survivors: [(id, code)]. {id: evidence} (verdict equivalent, survived or unchecked)."""
+    folder = os.path.join(out, FOLDER, task)
+    os.makedirs(folder, exist_ok=True)
+    results, todo, prints = {}, [], {}
+    for mutant_id, code in survivors:
+        prints[mutant_id] = fingerprint(code, task_dir, trials, seed)
+        evidence_path = os.path.join(folder, stem(mutant_id) + ".json")
+        stored = _stored(evidence_path, prints[mutant_id])
+        if stored:
+            results[mutant_id] = stored
+            continue
+        path = os.path.join(folder, stem(mutant_id) + ".py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(code)
+        todo.append((mutant_id, path))
+    if todo:
+        print(f"differential check of {len(todo)} survivor(s) of {task} ({trials} trials, CPU interpreter)",
+              file=log, flush=True)
+        command = [sys.executable, "-m", "keval_mutate", "differential", "--task-dir", task_dir, "--out", folder,
+                   "--trials", str(trials), "--seed", str(seed), "--budget-s", str(budget_s)]
+        for mutant_id, path in todo:
+            command += ["--mutant", f"{mutant_id}={path}"]
+        env = {**os.environ, "TRITON_INTERPRET": "1",
+               "PYTHONPATH": RUNNER + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        try:
+            proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=budget_s + 600)
+            failure = "" if proc.returncode == 0 else (
+                f"the check exited {proc.returncode}: {(proc.stderr.strip().splitlines() or [''])[-1][:300]}")
+        except subprocess.TimeoutExpired:
+            failure = f"the check ran past {budget_s + 600:.0f} s"
+        for mutant_id, path in todo:
+            evidence_path = os.path.join(folder, stem(mutant_id) + ".json")
+            try:
+                with open(evidence_path, encoding="utf-8") as f:
+                    evidence = json.load(f)
+            except (OSError, ValueError):
+                evidence = {"id": mutant_id, "verdict": UNCHECKED, "unchecked_because": failure or "no evidence written"}
+            evidence["fingerprint"] = prints[mutant_id]
+            with open(evidence_path, "w", encoding="utf-8") as f:
+                json.dump(evidence, f, indent=1)
+            results[mutant_id] = evidence
+    for mutant_id in results:
+        results[mutant_id]["evidence_file"] = f"{FOLDER}/{task}/{stem(mutant_id)}.json"
+    return results

@@ -1,0 +1,110 @@
+"""The shapes of the differential check: a task's small cases redrawn wide.
+
+Each trial takes one of the task's `small` cases as a template and draws a new value for every
+integer param (its shape symbols): primes, odd sizes, even sizes that are not a power of two,
+powers of two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The draw is
+log-uniform up to 1.5x the template's value (from 1, or from half the template's value), and the product of the symbols stays within the
+largest small case's, so the CPU interpreter finishes. A shape the task does not allow (the
+golden fails on it, or its make_inputs raises) is skipped by the check, not held against the
+mutant: the golden draws the domain. Flags (`outliers = true`) are kept or set per trial.
+"""
+import math
+import random
+
+PLAN_VERSION = 2  # part of the evidence's fingerprint: a new plan checks again
+
+KINDS = ("template", "prime", "odd", "even_not_power_of_two", "power_of_two", "power_of_two_plus_one",
+         "power_of_two_minus_one", "tiny")
+
+
+def is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    return all(n % d for d in range(2, int(math.isqrt(n)) + 1))
+
+
+def shaped(value: int, kind: str, rng: random.Random) -> int:
+    """value bent into a size of the given kind (at least 1)."""
+    value = max(1, value)
+    if kind == "prime":
+        n = max(2, value)
+        while not is_prime(n):
+            n += 1
+        return n
+    if kind == "odd":
+        return value | 1
+    if kind == "even_not_power_of_two":
+        n = max(6, value + (value % 2))
+        return n + 2 if n & (n - 1) == 0 else n
+    power = 1 << max(0, round(math.log2(value)))
+    if kind == "power_of_two":
+        return power
+    if kind == "power_of_two_plus_one":
+        return power + 1
+    if kind == "power_of_two_minus_one":
+        return max(1, power * 2 - 1) if power == 1 else power - 1
+    if kind == "tiny":
+        return rng.choice((1, 2, 3))
+    return value
+
+
+def symbols(case: dict) -> list:
+    return [k for k, v in case.items() if isinstance(v, int) and not isinstance(v, bool) and k != "name"]
+
+
+def size_of(case: dict) -> int:
+    return math.prod(max(1, case[k]) for k in symbols(case))
+
+
+def fit(case: dict, kinds: dict, budget: int) -> None:
+    """Halves the other symbols before the largest until the case fits the budget: a wide row
+    stays wide (its looped kernel is what the case is for), its row count shrinks."""
+    names = sorted(symbols(case), key=lambda k: case[k])
+    for name in names:
+        while size_of(case) > budget and case[name] > 1:
+            case[name] = max(1, case[name] // 2)
+            kinds[name] = kinds.get(name, "as the case") + ", halved to fit"
+
+
+def anchored(templates: list, budget: int) -> list:
+    """Each case as it is, and with every size one larger and one smaller: the parity and the
+    power-of-two-ness of the task's own sizes flipped, at the scale the case chose."""
+    out = []
+    for template in templates:
+        for shift in (0, 1, -1):
+            case = dict(template)
+            for name in symbols(template):
+                case[name] = max(1, template[name] + shift)
+            kinds = {"shape": "a case of the task" if shift == 0 else f"a case of the task, sizes {shift:+d}"}
+            fit(case, kinds, budget)
+            out.append({"case": case, "kinds": kinds})
+    return out
+
+
+def draw_case(template: dict, budget: int, rng: random.Random) -> tuple:
+    """(case, {symbol: kind}): the template with each symbol redrawn, within budget elements."""
+    case, kinds = dict(template), {}
+    for name in symbols(template):
+        top = max(2, int(template[name] * 1.5))
+        # two draws in five near the template's own scale: the wide cases' kernels (looped, split)
+        # get trials too, not only the small sizes a log-uniform draw favours
+        bottom = max(1, template[name] // 2) if rng.random() < 0.4 else 1
+        kind = rng.choice(KINDS)
+        kinds[name] = kind
+        case[name] = shaped(round(math.exp(rng.uniform(math.log(bottom), math.log(top)))), kind, rng)
+    fit(case, kinds, budget)
+    for flag in [k for k, v in template.items() if isinstance(v, bool)]:
+        case[flag] = rng.random() < 0.5 or template[flag]
+    return case, kinds
+
+
+def plan(templates: list, trials: int, seed: int) -> tuple:
+    """(anchored trials, drawn trials), each {case, kinds}: the cases and their neighbours, then
+    `trials` draws around the cases in turn."""
+    rng = random.Random(seed)
+    budget = max(size_of(t) for t in templates)
+    drawn = []
+    while len(drawn) < trials:
+        case, kinds = draw_case(templates[len(drawn) % len(templates)], budget, rng)
+        drawn.append({"case": case, "kinds": kinds})
+    return anchored(templates, budget), drawn
