@@ -19,4 +19,8 @@ def make_inputs(case, dtype, seed):
         x[: rows // 8] *= 1e3
         x[rows // 2] = 100 + torch.randn(cols, generator=g, device=dev)
         x[rows // 2 + 1] *= 1e-3
+    if case.get("edge_peaks"):
+        # one far value per row: the variance hangs on the first element, so a kernel that skips
+        # it, or reads the next row's, is off by far more than the tolerance
+        x[:, 0] += 40
     return x.to(dtype).to(dev), weight.to(dtype).to(dev), bias.to(dtype).to(dev)
