@@ -1,6 +1,8 @@
 """python -m keval_dataset COMMAND ... (called by `keval dataset`, `keval predict`, `keval sweep`).
 
     export    --records RECORDS.jsonl --out DIR [--format parquet|jsonl] [--seed S] [--force] [--source DB]... [--suite DIR]...
+              [--retime EXPORT_DIR] [--near-threshold T]
+    rebuild   --from-export EXPORT_DIR --out DIR [--format F] [--seed S] [--force] [--suite DIR]... [--retime EXPORT_DIR] [--near-threshold T]
     import    --file FILE.parquet --out SUBS.jsonl [--problems DIR] [--sample N] [--seed S]
     train     --data EXPORT_DIR|train.parquet --model FILE
     eval      --data EXPORT_DIR|test.parquet --model FILE [--group full]
@@ -28,6 +30,16 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--force", action="store_true")
     e.add_argument("--source", action="append", default=[])
     e.add_argument("--suite", action="append", default=[])
+    r = sub.add_parser("rebuild")
+    r.add_argument("--from-export", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--format", default="parquet")
+    r.add_argument("--seed", type=int, default=17)
+    r.add_argument("--force", action="store_true")
+    r.add_argument("--suite", action="append", default=[])
+    for command in (e, r):
+        command.add_argument("--retime")
+        command.add_argument("--near-threshold", type=float, default=None)
     i = sub.add_parser("import")
     i.add_argument("--file", required=True)
     i.add_argument("--out", required=True)
@@ -56,10 +68,20 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _threshold(args) -> float:
+    from .near_duplicates import DEFAULT_THRESHOLD
+    return DEFAULT_THRESHOLD if args.near_threshold is None else args.near_threshold
+
+
 def run(args) -> dict:
     if args.command == "export":
         from .export import export
-        return export(args.records, args.out, args.format, args.seed, args.force, args.source, args.suite)
+        return export(args.records, args.out, args.format, args.seed, args.force, args.source, args.suite,
+                      args.retime, _threshold(args))
+    if args.command == "rebuild":
+        from .rebuild import rebuild
+        return rebuild(args.from_export, args.out, args.format, args.seed, args.force, args.suite, args.retime,
+                       _threshold(args))
     if args.command == "import":
         from .makora_import import import_rows
         problems = args.problems or (args.out[:-6] if args.out.endswith(".jsonl") else args.out) + "-problems"

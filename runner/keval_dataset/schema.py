@@ -21,7 +21,7 @@ COLUMNS = [
     ("driver", "string"), ("sm_clock_mhz", "float64"), ("sm_clock_default_mhz", "float64"),
     ("torch", "string"), ("triton", "string"), ("keval_version", "string"), ("device_mode", "string"),
     ("quick_correctness", "bool"), ("run_id", "int64"), ("eval_key", "string"), ("source_db", "string"),
-    ("created_at", "string"),
+    ("created_at", "string"), ("y_low_ms", "float64"), ("y_high_ms", "float64"), ("y_interval", "string"),
 ]
 NAMES = [name for name, _ in COLUMNS]
 TYPES = dict(COLUMNS)

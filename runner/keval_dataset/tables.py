@@ -9,18 +9,25 @@ from .schema import NAMES, arrow_schema, coerce
 FORMATS = ("parquet", "jsonl")
 
 
-def write_rows(rows: list, path: str, fmt: str) -> None:
-    """rows in the export's one schema (schema.py): every column, typed, in its order."""
+def write_rows(rows: list, path: str, fmt: str, extra=()) -> None:
+    """rows in the export's one schema (schema.py): every column, typed, in its order; then the
+    string columns named in `extra` (dropped rows' `drop_reason`)."""
     if fmt == "jsonl":
         with open(path, "w", encoding="utf-8") as out:
             for row in rows:
-                out.write(json.dumps({c: coerce(c, row.get(c)) for c in NAMES}) + "\n")
+                line = {c: coerce(c, row.get(c)) for c in NAMES}
+                line.update({c: row.get(c) for c in extra})
+                out.write(json.dumps(line) + "\n")
         return
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     columns = {c: [coerce(c, row.get(c)) for row in rows] for c in NAMES}
-    pq.write_table(pa.Table.from_pydict(columns, schema=arrow_schema()), path)
+    columns.update({c: [row.get(c) for row in rows] for c in extra})
+    schema = arrow_schema()
+    for c in extra:
+        schema = schema.append(pa.field(c, pa.string()))
+    pq.write_table(pa.Table.from_pydict(columns, schema=schema), path)
 
 
 def read_rows(path: str, columns=None) -> list:

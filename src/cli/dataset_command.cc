@@ -46,6 +46,8 @@ void add_export(CLI::App& dataset, CommandAction& action) {
   auto seed = std::make_shared<int>(17);
   auto force = std::make_shared<bool>(false);
   auto suites = std::make_shared<std::vector<std::string>>();
+  auto retime = std::make_shared<std::string>();
+  auto near = std::make_shared<std::string>();
   auto python = std::make_shared<std::string>();
   cmd->add_option("--from", *from, "keval run output folders (or keval.db files)")->required()->expected(1, -1);
   cmd->add_option("--out", *out, "folder for train/test, manifest.json and README.md (the card)")->required();
@@ -56,6 +58,9 @@ void add_export(CLI::App& dataset, CommandAction& action) {
   cmd->add_option("--suite", *suites,
                   "keval-format suite folders whose references wrap the rows' code (default: suites/<name>)")
       ->check(CLI::ExistingDirectory);
+  cmd->add_option("--retime", *retime, "an export of a second timing of the same programs: widens each label's interval")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--near-threshold", *near, "Jaccard similarity from which two tasks' programs are near copies (default 0.7)");
   cmd->add_option("--python", *python, "Python interpreter (default: $KEVAL_PYTHON, else python3)");
   cmd->callback([=, &action] {
     action = [=] {
@@ -66,6 +71,8 @@ void add_export(CLI::App& dataset, CommandAction& action) {
       std::vector<std::string> args = {"export", "--records", records.string(), "--out", *out,
                                        "--format", *format, "--seed", std::to_string(*seed)};
       if (*force) args.push_back("--force");
+      if (!retime->empty()) args.insert(args.end(), {"--retime", std::filesystem::absolute(*retime).string()});
+      if (!near->empty()) args.insert(args.end(), {"--near-threshold", *near});
       for (const auto& source : sources) args.insert(args.end(), {"--source", source});
       for (const auto& suite : *suites) args.insert(args.end(), {"--suite", std::filesystem::absolute(suite).string()});
       try {

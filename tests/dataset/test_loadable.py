@@ -24,7 +24,7 @@ def records(run: str, tasks=12, programs=6):
     for t in range(tasks):
         for p in range(programs):
             failed = p == 0
-            yield {"task": f"task{t}", "case": "a", "dtype": "float32", "program": f"code {t} {p}",
+            yield {"task": f"task{t}", "case": "a", "dtype": "float32", "program": f"def task{t}_code():\n    return {p}\n",
                    "submission_hash": f"{run}-h{t}-{p}", "eval_key": f"{run}-k{t}-{p}", "suite": "keval",
                    "shapes": {"n": 8}, "verdict": "runtime_error" if failed else "pass",
                    "latency_ms": None if failed else 1.0 + p, "reasons": [PATH_REASON] if failed else [],
