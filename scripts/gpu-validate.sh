@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call that checks keval's GPU path end to end. Run on the GPU machine from the repo
 # root with a carried binary: KEVAL=.device/keval bash scripts/gpu-validate.sh [steps...]
-# Steps: env core demo hostile sanitize runner-gpu calibration throughput repeatability suite
+# Steps: env core demo hostile sanitize runner-gpu warden-clock calibration throughput repeatability suite
 #        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs kbx-published
 #        aa-kbx (AA_RUNS, AA_SIDES_TASKS, PEER_TASKS, AA_BASELINE)
 #        serve-load (scripts/serve-load.sh: LANES, SERVE_JOBS, CLIENTS, REQUESTS, KILL_AT, LOAD_S)
@@ -147,6 +147,19 @@ PY
           cp "$runs/out_main/results.jsonl" "$LOG/hostile-results.jsonl" 2>/dev/null
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
     serve-load) LOG="$LOG/serve-load" DEVICE=$DEVICE JOBS=${SERVE_JOBS:-} $T bash scripts/serve-load.sh > "$LOG/serve-load.txt" 2>&1; rc=$? ;;
+    warden-clock)
+          # the warden's own CUDA clock (docs/trust.md): its parts alone, A/A of the core tasks'
+          # goldens under each clock, the forging cases with the warden's clock
+          { timeout 100 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 40
+            for clock in warden guest; do rm -rf "/tmp/kv-aa-$clock"
+              KEVAL_CUDA_CLOCK=$clock $T $KEVAL_PYTHON bench/aa_bias.py --suite suites/keval --tasks "$CORE" --device cuda \
+                --jobs "$JOBS" --out "/tmp/kv-aa-$clock" > "$LOG/warden-clock-aa-$clock.txt" 2>&1
+              echo "== A/A, $clock clock (rc=$?)"; grep -v '^ ' "$LOG/warden-clock-aa-$clock.txt" | tail -n 30
+              $KEVAL_PYTHON bench/job_seconds.py "/tmp/kv-aa-$clock/results.jsonl"
+            done
+            KEVAL_CUDA_CLOCK=warden KEVAL_HOSTILE_CASES="${HOSTILE_CASES:-pgb_*,forge_*,side_stream*,l2_persist*,background_thread*}" \
+              KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile | tail -n 30
+          } > "$LOG/warden-clock.txt" 2>&1; rc=$? ;;
     runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py ${THROUGHPUT_ARGS:---copies 1} --device cuda --jobs "${THROUGHPUT_JOBS:-$JOBS}" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
