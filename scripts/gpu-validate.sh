@@ -160,7 +160,7 @@ PY
             KEVAL_CUDA_CLOCK=warden KEVAL_HOSTILE_CASES="${HOSTILE_CASES:-pgb_*,forge_*,side_stream*,l2_persist*,background_thread*}" \
               KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile | tail -n 30
           } > "$LOG/warden-clock.txt" 2>&1; rc=$? ;;
-    runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
+    runner-gpu) PYTHONPATH=runner $T $KEVAL_PYTHON -m pytest -q tests/runner/test_gpu.py tests/runner/test_launch_cover_gpu.py tests/runner/test_warden_gpu_clock_gpu.py > "$LOG/runner-gpu.txt" 2>&1; rc=$? ;;
     calibration) $T $KEVAL_PYTHON bench/calibration.py > "$LOG/calibration.txt" 2>&1; rc=$? ;;
     throughput) $T $KEVAL_PYTHON bench/throughput.py ${THROUGHPUT_ARGS:---copies 1} --device cuda --jobs "${THROUGHPUT_JOBS:-$JOBS}" > "$LOG/throughput.txt" 2>&1; rc=$? ;;
     repeatability) $T $KEVAL_PYTHON bench/repeatability.py ${REPEAT_ARGS:-} --device cuda > "$LOG/repeatability.txt" 2>&1; rc=$? ;;

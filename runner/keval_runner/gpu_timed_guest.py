@@ -15,9 +15,9 @@ SLOW_ANSWERS_TO_OPEN_FIRST = 2
 
 
 class GpuTimedGuest(TimedGuest):
-    def __init__(self, guest, device, cgroup=None):
+    def __init__(self, guest, device, cgroup=None, clock=None):
         super().__init__(guest, cgroup)
-        self.clock = GpuClock(device)
+        self.clock = clock or GpuClock(device)
         header, fds = self.clock.gate_request()
         if not guest.ask(header, fds)[0].get("ok"):
             raise GuestMisbehaved("the clock's words were refused")
