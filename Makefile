@@ -12,7 +12,7 @@ XDIST ?= -n 2 --dist loadfile
 # plugin that enforces it (pytest would only warn of an unknown setting).
 PYTEST = $(PY) -m pytest -o required_plugins=pytest-timeout
 
-.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client clean
+.PHONY: all deps build install demo test test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client test-ci clean
 
 all: build
 
@@ -41,7 +41,7 @@ demo: build
 	@$(PY) scripts/demo_check.py out/demo/results.jsonl examples/expected_verdicts.json
 	-KEVAL_PYTHON=$(PY) $(KEVAL) report out/demo --out out/demo/report.html
 
-test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client
+test: build test-layers test-cpp test-runner test-e2e test-hostile test-adapters test-aa test-dataset test-generate test-scale test-mutate test-client test-ci
 
 # What the build cannot check of the layers: no src/ include by a ../ path, no import cycle in
 # runner/ (docs/architecture.md, "Layers"; CMake refuses an include up the layers).
@@ -91,6 +91,10 @@ test-mutate:
 # end to end with a fake model (docs/client.md).
 test-client:
 	KEVAL=$(abspath $(KEVAL)) KEVAL_PYTHON=$(PY) $(PYTEST) -q tests/client
+
+# scripts/check-commit-subjects.sh (which .ci/run calls) on temporary git repositories.
+test-ci:
+	$(PYTEST) -q tests/ci
 
 clean:
 	rm -rf $(BUILD) out
