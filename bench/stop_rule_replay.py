@@ -22,7 +22,7 @@ where that rule stopped, which favours it against any other.
 Printed per band of the baseline's median (under 10 us, 10-50, 50-500, 0.5 ms or more) and
 overall: cases, rounds, an estimate of the time they take (rounds x (round-ms + both sides'
 medians); round-ms: the time alone a round of samples took beyond the calls, 6.3 ms on the
-H200 in KernelBenchX's A/A, docs/gpu-validation.md, session 23), the p95 and largest
+H200 in KernelBenchX's A/A, bench/runs/2026-12-04-session-23.md), the p95 and largest
 |ratio - 1|, and the cases at the record's end.
 """
 import argparse

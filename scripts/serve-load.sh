@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# keval serve under load, as on the H200 (docs/gpu-validation.md): CLIENTS concurrent clients
+# keval serve under load, as on the H200 (bench/runs/2026-12-02-session-15.md): CLIENTS concurrent clients
 # (bench/serve_load.py), one SIGKILL at KILL_AT seconds and a restart, then one client alone;
 # afterwards the queue and the store are read for lost or doubled work. KILL_AT=none: no kill
 # (to compare set-ups, e.g. LANES=8 JOBS=8 against LANES=2); IDLE_REQUESTS=0: no lone client.

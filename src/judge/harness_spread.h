@@ -3,7 +3,7 @@
 // How far apart keval's timing can read one kernel on its two sides, beyond what a case's
 // samples show: the half-width of a 95% interval of an A/A ratio (the same code as candidate
 // and as baseline), by the baseline's median time. Measured on the H200 with CUDA events
-// (KernelBenchX a* to c*, 282 A/A cases; docs/gpu-validation.md):
+// (KernelBenchX a* to c*, 282 A/A cases; bench/runs/2026-12-03-session-20.md):
 //   under 10 us  p95 |ratio - 1| 6.78%     10-50 us  5.11%
 //   50-500 us    1.20%                     0.5 ms or more  1.07%
 // (bitwise_and_binomial, whose calls wait for the GPU inside, left out: 31% and 1.9% off).

@@ -1,5 +1,6 @@
 """keval run --sanitize, through a stand-in for compute-sanitizer (CI has no GPU): the wrapper
-is really run, its log really parsed; the H200 run with the real tool is in docs/gpu-validation.md."""
+is really run, its log really parsed; the H200 run with the real tool is in
+bench/runs/2026-11-30-session-03.md."""
 import os
 
 from conftest import REPO, read_results, run_keval
