@@ -1,5 +1,5 @@
 # One static library per src/ directory, so that the build refuses an include up the layers
-# (docs/architecture.md, "Layers").
+# (docs/decisions/0001-layers-as-cmake-libraries.md).
 #
 # keval_layer(NAME LAYER N [DEPS dir...] [TEST_DEPS dir...] [LINK item...] [PRIVATE_INCLUDES dir...]
 #             [PRECOMPILE header...])

@@ -1,6 +1,6 @@
 // keval generate: samples from an OpenAI-compatible server into a submissions JSONL
 // (docs/generate.md). The HTTP client, prompts and retrieval are Python (runner/keval_generate,
-// docs/architecture.md says why); this side checks the options and the suite and picks the tasks.
+// docs/decisions/0022-generate-in-python.md says why); this side checks the options and the suite and picks the tasks.
 // With --turns N the Python side judges each turn by running this same binary's `keval run`.
 #include <filesystem>
 #include <iostream>

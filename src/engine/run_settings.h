@@ -19,7 +19,7 @@ struct TimingSettings {
   double max_seconds = 0.25;  // per case, dtype and contender: bounds GPU time per candidate
   // Sampling stops as converged once the samples' stdev over their mean is at most this, after
   // min_samples and min_seconds, or this * sqrt(n / min_samples) after n samples
-  // (docs/architecture.md: no time minimum per case and dtype).
+  // (docs/decisions/0019-stopping-rule.md: no time minimum per case and dtype).
   double target_rel_stdev = 0.005;
   double min_seconds = 0;
   // A CUDA sample taken while the SM clock ran under this fraction of its default is dropped.

@@ -1,9 +1,10 @@
 """The code's layers hold where the build cannot see: no import cycle among runner modules, and
 no src/ include that goes around the layers' libraries.
 
-src/ (docs/architecture.md, "Layers"): each directory is a CMake library that sees only the
-headers of the libraries it links, declared lowest first (cmake/keval_layer.cmake), so an
-include up the layers or in a circle fails the build; this only checks what could go around it.
+src/ (docs/decisions/0001-layers-as-cmake-libraries.md): each directory is a CMake library
+that sees only the headers of the libraries it links, declared lowest first
+(cmake/keval_layer.cmake), so an include up the layers or in a circle fails the build; this only
+checks what could go around it.
 runner/: no module imports, at any depth of a function, a module that imports it back.
 KNOWN_CYCLES lists what is still to untangle; the test also fails once a listed one is gone, so
 the list only shrinks.
