@@ -7,6 +7,7 @@ import os
 
 from . import cells
 from .figures import all_figures
+from .refine_section import refine_html
 from .scores import run_scores
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -180,6 +181,7 @@ def render_html(runs: list, title: str) -> str:
         body += ["<h2>Leaderboard</h2>", _leaderboard(runs, all_scores)]
     body.append("<h2>Summary</h2>")
     body += [_summary(run if len(runs) > 1 else None, s) for run, s in zip(runs, all_scores)]
+    body += refine_html(runs)
     body.append("<h2>Plots</h2><div class=\"plots\">")
     body += [f'<figure class="plot" id="{anchor}" aria-label="{e(name)}">{svg}</figure>'
              for anchor, name, svg in all_figures(runs)]

@@ -1,6 +1,7 @@
 """The report as Markdown tables, for terminals and pull requests (no plots)."""
 
 from . import cells
+from .refine_section import refine_markdown
 from .scores import run_scores
 
 
@@ -22,6 +23,7 @@ def render_markdown(runs: list, title: str) -> str:
                       cells.times(s["geomean_speedup"]) + cells.ci(s["geomean_ci"]), cells.percent(s["fast_1"]),
                       ", ".join(f"{k} {cells.percent(v)}" for k, v in s["pass_at_k"].items()) or "–",
                       s["baseline"] or "–", s["device"] or "–"] for run, s in zip(runs, all_scores)])
+    lines += refine_markdown(runs)
     for run, s in zip(runs, all_scores):
         lines += ["", f"## {run.label}", ""]
         counts = sorted(s["verdict_counts"].items(), key=lambda item: (item[0] != "pass", -item[1], item[0]))

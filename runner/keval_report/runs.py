@@ -1,5 +1,7 @@
 """Reads what `keval run` left in an OUT folder: summary.json, results.jsonl, and from keval.db
-the submissions' code, the reference job's comparison facts and the timed cases' shapes."""
+the submissions' code, the reference job's comparison facts and the timed cases' shapes. A
+refinement's judge folder (`keval generate --turns`) reads as its last turn's run, with the
+per-turn curves beside it."""
 
 import json
 import os
@@ -7,6 +9,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from .errors import ReportError
+from .refine_turns import is_refine_folder, turn_curves
 
 
 @dataclass
@@ -18,6 +21,7 @@ class Run:
     code: dict = field(default_factory=dict)       # submission hash -> code
     compares: dict = field(default_factory=dict)   # submission hash -> the reference's compare messages
     case_sizes: dict = field(default_factory=dict)  # (task, case) -> elements of the case's shape
+    turns: list | None = None  # a refinement run's per-turn curves (refine_turns)
 
 
 def _read_json(path: str) -> dict:
@@ -95,7 +99,14 @@ def read_runs(folders: list) -> list:
         if not os.path.isdir(folder):
             raise ReportError(f"{folder}: no such folder (give the --out folders of keval runs)")
         summary = _read_json(os.path.join(folder, "summary.json"))
-        run = Run(label, folder, summary, _read_results(os.path.join(folder, "results.jsonl")))
-        _read_store(os.path.join(folder, "keval.db"), run)
+        turns = None
+        if is_refine_folder(summary):  # keval generate --turns: the last turn's run, and the curves
+            turns = turn_curves(folder, summary)
+            run_folder = os.path.join(folder, f"turn-{summary['turns']}")
+            summary = _read_json(os.path.join(run_folder, "summary.json"))
+        else:
+            run_folder = folder
+        run = Run(label, folder, summary, _read_results(os.path.join(run_folder, "results.jsonl")), turns=turns)
+        _read_store(os.path.join(run_folder, "keval.db"), run)
         runs.append(run)
     return runs
