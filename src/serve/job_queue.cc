@@ -46,44 +46,24 @@ Job job_from(Statement& row) {
 
 }  // namespace
 
-JobQueue::JobQueue(const std::filesystem::path& path) : path_(path) {
-  if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw StoreError(path.string() + ": cannot open the job queue: " + message);
-  }
-  sqlite3_busy_timeout(db_, 10000);
-  exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
-  exec(kSchema);
-  exec("UPDATE jobs SET state = 'queued' WHERE state = 'running'");
-  requeued_at_start_ = static_cast<size_t>(sqlite3_changes(db_));
-}
-
-JobQueue::~JobQueue() {
-  if (db_) sqlite3_close(db_);
-}
-
-void JobQueue::exec(const std::string& sql) {
-  char* error = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-    std::string message = error ? error : "unknown error";
-    sqlite3_free(error);
-    throw StoreError(path_.string() + ": SQL error: " + message);
-  }
+JobQueue::JobQueue(const std::filesystem::path& path) : db_(path, SqliteDb::Mode::kReadWrite, "the job queue") {
+  db_.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
+  db_.exec(kSchema);
+  db_.exec("UPDATE jobs SET state = 'queued' WHERE state = 'running'");
+  requeued_at_start_ = static_cast<size_t>(sqlite3_changes(db_.get()));
 }
 
 Enqueued JobQueue::enqueue(const std::string& key, const std::string& preset, const nlohmann::json& request) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!key.empty()) {
-    Statement known(db_, std::string("SELECT ") + kColumns + " FROM jobs WHERE key = ?");
+    Statement known(db_.get(), std::string("SELECT ") + kColumns + " FROM jobs WHERE key = ?");
     known.bind(1, key);
     if (known.step()) {
       Job job = job_from(known);
       return {job, false, job.request != request || job.preset != preset};
     }
   }
-  Statement insert(db_, "INSERT INTO jobs(id, key, state, preset, request_json, created_at) VALUES(?,?,?,?,?,?)");
+  Statement insert(db_.get(), "INSERT INTO jobs(id, key, state, preset, request_json, created_at) VALUES(?,?,?,?,?,?)");
   Job job;
   job.id = new_id();
   job.key = key;
@@ -100,7 +80,7 @@ Enqueued JobQueue::enqueue(const std::string& key, const std::string& preset, co
 
 std::optional<Job> JobQueue::get(const std::string& id) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement query(db_, std::string("SELECT ") + kColumns + " FROM jobs WHERE id = ?");
+  Statement query(db_.get(), std::string("SELECT ") + kColumns + " FROM jobs WHERE id = ?");
   query.bind(1, id);
   if (!query.step()) return std::nullopt;
   return job_from(query);
@@ -109,14 +89,14 @@ std::optional<Job> JobQueue::get(const std::string& id) {
 std::vector<Job> JobQueue::claim(size_t max) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Job> jobs;
-  exec("BEGIN IMMEDIATE");
-  try {
-    Statement query(db_, std::string("SELECT ") + kColumns +
+  Transaction transaction(db_);
+  {  // the statements end before the commit
+    Statement query(db_.get(), std::string("SELECT ") + kColumns +
                              " FROM jobs WHERE state = 'queued' AND preset = (SELECT preset FROM jobs WHERE "
                              "state = 'queued' ORDER BY seq LIMIT 1) ORDER BY seq LIMIT ?");
     query.bind(1, static_cast<int64_t>(max));
     while (query.step()) jobs.push_back(job_from(query));
-    Statement mark(db_, "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ?");
+    Statement mark(db_.get(), "UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = ? WHERE id = ?");
     const double t = unix_seconds();
     for (auto& job : jobs) {
       mark.bind(1, std::optional<double>(t)).bind(2, job.id);
@@ -126,34 +106,31 @@ std::vector<Job> JobQueue::claim(size_t max) {
       ++job.attempts;
       job.started_at = t;
     }
-    exec("COMMIT");
-  } catch (...) {
-    exec("ROLLBACK");
-    throw;
   }
+  transaction.commit();
   return jobs;
 }
 
 void JobQueue::finish(const std::string& id, const nlohmann::json& result) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement update(db_, "UPDATE jobs SET state = 'done', result_json = ?, finished_at = ? WHERE id = ? AND state = 'running'");
+  Statement update(db_.get(), "UPDATE jobs SET state = 'done', result_json = ?, finished_at = ? WHERE id = ? AND state = 'running'");
   update.bind(1, result.dump()).bind(2, std::optional<double>(unix_seconds())).bind(3, id);
   update.run();
 }
 
 void JobQueue::fail(const std::string& id, const std::string& error) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement update(db_, "UPDATE jobs SET state = 'failed', error = ?, finished_at = ? WHERE id = ? AND state = 'running'");
+  Statement update(db_.get(), "UPDATE jobs SET state = 'failed', error = ?, finished_at = ? WHERE id = ? AND state = 'running'");
   update.bind(1, error).bind(2, std::optional<double>(unix_seconds())).bind(3, id);
   update.run();
 }
 
 std::optional<std::string> JobQueue::cancel(const std::string& id) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement update(db_, "UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND state = 'queued'");
+  Statement update(db_.get(), "UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND state = 'queued'");
   update.bind(1, std::optional<double>(unix_seconds())).bind(2, id);
   update.run();
-  Statement query(db_, "SELECT state FROM jobs WHERE id = ?");
+  Statement query(db_.get(), "SELECT state FROM jobs WHERE id = ?");
   query.bind(1, id);
   if (!query.step()) return std::nullopt;
   return query.text(0);
@@ -161,16 +138,16 @@ std::optional<std::string> JobQueue::cancel(const std::string& id) {
 
 size_t JobQueue::forget_finished_before(double unix_seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Statement remove(db_, "DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished_at < ?");
+  Statement remove(db_.get(), "DELETE FROM jobs WHERE state IN ('done', 'failed', 'cancelled') AND finished_at < ?");
   remove.bind(1, std::optional<double>(unix_seconds));
   remove.run();
-  return static_cast<size_t>(sqlite3_changes(db_));
+  return static_cast<size_t>(sqlite3_changes(db_.get()));
 }
 
 std::map<std::string, size_t> JobQueue::counts() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::map<std::string, size_t> counts = {{"queued", 0}, {"running", 0}, {"done", 0}, {"failed", 0}, {"cancelled", 0}};
-  Statement query(db_, "SELECT state, count(*) FROM jobs GROUP BY state");
+  Statement query(db_.get(), "SELECT state, count(*) FROM jobs GROUP BY state");
   while (query.step()) counts[query.text(0)] = static_cast<size_t>(query.integer(1));
   return counts;
 }

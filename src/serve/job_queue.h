@@ -4,8 +4,6 @@
 // committed before its id is answered, and its result is committed when its batch ends. A job
 // that was running when the server died is queued again (its finished evaluations are in
 // keval.db and resume by evaluation key).
-#include <sqlite3.h>
-
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -14,6 +12,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "store/sqlite_db.h"
 
 namespace keval {
 
@@ -39,7 +39,6 @@ class JobQueue {
  public:
   // Opens or creates the queue. Jobs left running by a previous server are queued again.
   explicit JobQueue(const std::filesystem::path& path);
-  ~JobQueue();
   JobQueue(const JobQueue&) = delete;
   JobQueue& operator=(const JobQueue&) = delete;
 
@@ -60,10 +59,8 @@ class JobQueue {
   size_t requeued_at_start() const { return requeued_at_start_; }
 
  private:
-  void exec(const std::string& sql);
   std::mutex mutex_;
-  sqlite3* db_ = nullptr;
-  std::filesystem::path path_;
+  SqliteDb db_;
   size_t requeued_at_start_ = 0;
 };
 

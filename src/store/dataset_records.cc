@@ -5,6 +5,7 @@
 
 #include "stats/bootstrap.h"
 #include "stats/summary_stats.h"
+#include "store/sqlite_db.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 
@@ -13,22 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-class ReadOnlyDb {
- public:
-  explicit ReadOnlyDb(const std::filesystem::path& path) {
-    if (!std::filesystem::exists(path)) throw StoreError(path.string() + ": no such file");
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-      std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      throw StoreError(path.string() + ": cannot open the store: " + message);
-    }
-  }
-  ~ReadOnlyDb() { sqlite3_close(db_); }
-  sqlite3* get() const { return db_; }
-
- private:
-  sqlite3* db_ = nullptr;
-};
+// The file is checked before SQLite opens it: a read-only open never creates one.
+const std::filesystem::path& existing_file(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw StoreError(path.string() + ": no such file");
+  return path;
+}
 
 // A text field, or `fallback` when it is missing or not text (stored messages may hold null).
 std::string text_or(const json& object, const char* key, const std::string& fallback = "") {
@@ -123,7 +113,7 @@ void fill_timing(json& record, const std::map<std::string, json>* contenders, co
 }  // namespace
 
 json read_dataset_records(const std::filesystem::path& path) {
-  ReadOnlyDb db(path);
+  const SqliteDb db(existing_file(path), SqliteDb::Mode::kReadOnly);
   const bool v2 = has_column(db.get(), "evaluations", "suite");
   const auto runs = read_runs(db.get());
   std::map<int64_t, std::vector<std::pair<CaseKey, json>>> planned;

@@ -1,12 +1,21 @@
 #include "store/sqlite_statement.h"
 
-#include "store/store.h"
+#include "store/store_error.h"
 
 namespace keval {
+namespace {
+
+// "file: SQL error: ...", the file as SQLite opened it ("" for an in-memory database).
+std::string sql_error(sqlite3* db, const std::string& message) {
+  const char* file = sqlite3_db_filename(db, "main");
+  return (file && *file ? std::string(file) + ": " : std::string()) + "SQL error: " + message;
+}
+
+}  // namespace
 
 Statement::Statement(sqlite3* db, const std::string& sql) : db_(db) {
   if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) {
-    throw StoreError(std::string("SQL error: ") + sqlite3_errmsg(db) + " in: " + sql.substr(0, 80));
+    throw StoreError(sql_error(db, std::string(sqlite3_errmsg(db)) + " in: " + sql.substr(0, 80)));
   }
 }
 
@@ -30,7 +39,7 @@ bool Statement::step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  throw StoreError(std::string("SQL error: ") + sqlite3_errmsg(db_));
+  throw StoreError(sql_error(db_, sqlite3_errmsg(db_)));
 }
 
 std::string Statement::text(int column) const {

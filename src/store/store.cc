@@ -87,92 +87,61 @@ void delete_evaluation(sqlite3* db, const std::string& eval_key) {
 
 }  // namespace
 
-Store::Store(const std::filesystem::path& path) : path_(path) {
-  if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-    std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw StoreError(path.string() + ": cannot open the store: " + message);
+Store::Store(const std::filesystem::path& path) : db_(path) {
+  db_.exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;");
+  db_.exec(kSchemaV1);
+  const int version = schema_version();
+  if (version > kSchemaVersion) {
+    throw StoreError(path.string() + ": schema version " + std::to_string(version) +
+                     " is newer than this keval understands (" + std::to_string(kSchemaVersion) + ")");
   }
-  sqlite3_busy_timeout(db_, 10000);
-  try {
-    exec("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;");
-    exec(kSchemaV1);
-    int version = schema_version();
-    if (version > kSchemaVersion) {
-      throw StoreError("schema version " + std::to_string(version) +
-                       " is newer than this keval understands (" + std::to_string(kSchemaVersion) + ")");
-    }
-    migrate(version);
-  } catch (const StoreError& e) {
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw StoreError(path.string() + ": " + e.what());
-  }
-}
-
-Store::~Store() {
-  if (db_) sqlite3_close(db_);
-}
-
-void Store::exec(const std::string& sql) const {
-  char* error = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-    std::string message = error ? error : "unknown error";
-    sqlite3_free(error);
-    throw StoreError("SQL error: " + message);
-  }
+  migrate(version);
 }
 
 int Store::schema_version() const {
-  Statement query(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+  Statement query(db_.get(), "SELECT value FROM meta WHERE key = 'schema_version'");
   return query.step() ? std::stoi(query.text(0)) : 1;  // a new file has just had version 1 made
 }
 
 void Store::migrate(int from_version) {
   if (from_version == kSchemaVersion) return;
-  exec("BEGIN IMMEDIATE");
-  try {
-    if (from_version < 2) {
-      for (const char* column : {"suite", "suite_version", "program_x"}) {
-        if (!has_column(db_, "evaluations", column)) {
-          exec(std::string("ALTER TABLE evaluations ADD COLUMN ") + column + " TEXT");
-        }
+  Transaction transaction(db_);
+  if (from_version < 2) {
+    for (const char* column : {"suite", "suite_version", "program_x"}) {
+      if (!has_column(db_.get(), "evaluations", column)) {
+        db_.exec(std::string("ALTER TABLE evaluations ADD COLUMN ") + column + " TEXT");
       }
-      exec(kTimedCasesV2);
     }
-    // Version 3: the judge policy each verdict was made under (judge/judge_policy.h), which
-    // `keval rejudge` applies again; NULL for evaluations stored before it.
-    if (from_version < 3 && !has_column(db_, "evaluations", "policy_json")) {
-      exec("ALTER TABLE evaluations ADD COLUMN policy_json TEXT");
-    }
-    exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
-         std::to_string(kSchemaVersion) + "')");
-    exec("COMMIT");
-  } catch (...) {
-    exec("ROLLBACK");
-    throw;
+    db_.exec(kTimedCasesV2);
   }
+  // Version 3: the judge policy each verdict was made under (judge/judge_policy.h), which
+  // `keval rejudge` applies again; NULL for evaluations stored before it.
+  if (from_version < 3 && !has_column(db_.get(), "evaluations", "policy_json")) {
+    db_.exec("ALTER TABLE evaluations ADD COLUMN policy_json TEXT");
+  }
+  db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
+           std::to_string(kSchemaVersion) + "')");
+  transaction.commit();
 }
 
 int64_t Store::begin_run(const RunInfo& run) {
-  Statement insert(db_, "INSERT INTO runs(started_at, keval_version, suite, submissions, device, "
+  Statement insert(db_.get(), "INSERT INTO runs(started_at, keval_version, suite, submissions, device, "
                         "settings_json, environment_json) VALUES(?,?,?,?,?,?,?)");
   insert.bind(1, now_utc()).bind(2, std::string(KEVAL_VERSION)).bind(3, run.suite)
       .bind(4, run.submissions).bind(5, run.device).bind(6, run.settings.dump())
       .bind(7, run.environment.dump());
   insert.run();
-  return sqlite3_last_insert_rowid(db_);
+  return sqlite3_last_insert_rowid(db_.get());
 }
 
 void Store::finish_run(int64_t run_id, const nlohmann::json& summary) {
-  Statement update(db_, "UPDATE runs SET finished_at = ?, summary_json = ? WHERE id = ?");
+  Statement update(db_.get(), "UPDATE runs SET finished_at = ?, summary_json = ? WHERE id = ?");
   update.bind(1, now_utc()).bind(2, summary.dump()).bind(3, run_id);
   update.run();
 }
 
 std::optional<SubmissionResult> Store::find_result(const std::string& eval_key) const {
-  Statement query(db_, "SELECT result_json FROM evaluations WHERE eval_key = ?");
+  Statement query(db_.get(), "SELECT result_json FROM evaluations WHERE eval_key = ?");
   query.bind(1, eval_key);
   if (!query.step()) return std::nullopt;
   return SubmissionResult::from_json(nlohmann::json::parse(query.text(0)));
@@ -182,58 +151,53 @@ void Store::put_evaluation(int64_t run_id, const std::string& eval_key, const st
                            int task_version, const SubmissionResult& result,
                            const EvaluationFacts* facts, const RecordContext* record,
                            const nlohmann::json& policy) {
-  exec("BEGIN IMMEDIATE");
-  try {
-    Statement submission(db_, "INSERT OR IGNORE INTO submissions(hash, task, code, first_seen) "
-                              "VALUES(?,?,?,?)");
-    submission.bind(1, result.hash).bind(2, result.task).bind(3, code).bind(4, now_utc());
-    submission.run();
-    delete_evaluation(db_, eval_key);
-    Statement insert(db_, "INSERT INTO evaluations(run_id, eval_key, submission_hash, "
-                          "submission_id, origin, task, task_version, verdict, reasons_json, "
-                          "facts_json, result_json, speedup, time_ms, created_at) "
-                          "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    nlohmann::json result_json = result.to_json();
-    insert.bind(1, run_id).bind(2, eval_key).bind(3, result.hash).bind(4, result.id)
-        .bind(5, result.origin).bind(6, result.task).bind(7, static_cast<int64_t>(task_version))
-        .bind(8, std::string(verdict_name(result.judgement.verdict)))
-        .bind(9, result_json["reasons"].dump())
-        .bind(10, facts ? facts->to_json().dump() : std::string("null"))
-        .bind(11, result_json.dump()).bind(12, result.speedup).bind(13, result.time_ms)
-        .bind(14, now_utc());
-    insert.run();
-    int64_t evaluation_id = sqlite3_last_insert_rowid(db_);
-    for (const auto& c : result.cases) {
-      Statement row(db_, "INSERT INTO case_results(evaluation_id, case_name, dtype, time_ms, "
-                         "ref_time_ms, speedup, max_abs_err, max_rel_err) VALUES(?,?,?,?,?,?,?,?)");
-      row.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.time_ms)
-          .bind(5, c.ref_time_ms).bind(6, c.speedup).bind(7, c.max_abs_err).bind(8, c.max_rel_err);
-      row.run();
-    }
-    if (facts && facts->timing) put_samples(db_, evaluation_id, run_id, result.task, *facts->timing);
-    if (!policy.is_null()) {
-      Statement update(db_, "UPDATE evaluations SET policy_json = ? WHERE id = ?");
-      update.bind(1, policy.dump()).bind(2, evaluation_id);
-      update.run();
-    }
-    if (record) {
-      Statement update(db_, "UPDATE evaluations SET suite = ?, suite_version = ?, program_x = ? WHERE id = ?");
-      update.bind(1, record->suite).bind(2, record->suite_version).bind(3, record->program_x)
-          .bind(4, evaluation_id);
-      update.run();
-      Statement planned(db_, "INSERT INTO timed_cases(evaluation_id, case_name, dtype, params_json) "
-                             "VALUES(?,?,?,?)");
-      for (const auto& c : record->timed_cases) {
-        planned.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.params.dump());
-        planned.run();
-        planned.reset();
-      }
-    }
-    exec("COMMIT");
-  } catch (...) {
-    exec("ROLLBACK");
-    throw;
+  Transaction transaction(db_);
+  Statement submission(db_.get(), "INSERT OR IGNORE INTO submissions(hash, task, code, first_seen) "
+                            "VALUES(?,?,?,?)");
+  submission.bind(1, result.hash).bind(2, result.task).bind(3, code).bind(4, now_utc());
+  submission.run();
+  delete_evaluation(db_.get(), eval_key);
+  Statement insert(db_.get(), "INSERT INTO evaluations(run_id, eval_key, submission_hash, "
+                        "submission_id, origin, task, task_version, verdict, reasons_json, "
+                        "facts_json, result_json, speedup, time_ms, created_at) "
+                        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  nlohmann::json result_json = result.to_json();
+  insert.bind(1, run_id).bind(2, eval_key).bind(3, result.hash).bind(4, result.id)
+      .bind(5, result.origin).bind(6, result.task).bind(7, static_cast<int64_t>(task_version))
+      .bind(8, std::string(verdict_name(result.judgement.verdict)))
+      .bind(9, result_json["reasons"].dump())
+      .bind(10, facts ? facts->to_json().dump() : std::string("null"))
+      .bind(11, result_json.dump()).bind(12, result.speedup).bind(13, result.time_ms)
+      .bind(14, now_utc());
+  insert.run();
+  int64_t evaluation_id = sqlite3_last_insert_rowid(db_.get());
+  for (const auto& c : result.cases) {
+    Statement row(db_.get(), "INSERT INTO case_results(evaluation_id, case_name, dtype, time_ms, "
+                       "ref_time_ms, speedup, max_abs_err, max_rel_err) VALUES(?,?,?,?,?,?,?,?)");
+    row.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.time_ms)
+        .bind(5, c.ref_time_ms).bind(6, c.speedup).bind(7, c.max_abs_err).bind(8, c.max_rel_err);
+    row.run();
   }
+  if (facts && facts->timing) put_samples(db_.get(), evaluation_id, run_id, result.task, *facts->timing);
+  if (!policy.is_null()) {
+    Statement update(db_.get(), "UPDATE evaluations SET policy_json = ? WHERE id = ?");
+    update.bind(1, policy.dump()).bind(2, evaluation_id);
+    update.run();
+  }
+  if (record) {
+    Statement update(db_.get(), "UPDATE evaluations SET suite = ?, suite_version = ?, program_x = ? WHERE id = ?");
+    update.bind(1, record->suite).bind(2, record->suite_version).bind(3, record->program_x)
+        .bind(4, evaluation_id);
+    update.run();
+    Statement planned(db_.get(), "INSERT INTO timed_cases(evaluation_id, case_name, dtype, params_json) "
+                           "VALUES(?,?,?,?)");
+    for (const auto& c : record->timed_cases) {
+      planned.bind(1, evaluation_id).bind(2, c.name).bind(3, c.dtype).bind(4, c.params.dump());
+      planned.run();
+      planned.reset();
+    }
+  }
+  transaction.commit();
 }
 
 }  // namespace keval

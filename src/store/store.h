@@ -1,11 +1,8 @@
 #pragma once
 // keval.db: every run, submission (by content hash), evaluation (verdict, raw facts, result),
 // case figures and timing samples. Opening an existing store never loses what it holds.
-#include <sqlite3.h>
-
 #include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,13 +11,10 @@
 #include "facts/job_outcome.h"
 #include "facts/evaluation_facts.h"
 #include "report/submission_result.h"
+#include "store/sqlite_db.h"
+#include "store/store_error.h"
 
 namespace keval {
-
-class StoreError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // What makes an evaluation a dataset record beyond its result (docs/dataset.md): the suite and
 // its version, the makora form of the program, and the cases it was (to be) timed on, so a
@@ -50,7 +44,6 @@ class Store {
  public:
   // Opens (creating or migrating) the database. Throws StoreError naming the file.
   explicit Store(const std::filesystem::path& path);
-  ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
@@ -69,10 +62,8 @@ class Store {
                       const nlohmann::json& policy = nullptr);
 
  private:
-  void exec(const std::string& sql) const;
   void migrate(int from_version);
-  sqlite3* db_ = nullptr;
-  std::filesystem::path path_;
+  SqliteDb db_;
 };
 
 }  // namespace keval

@@ -2,52 +2,24 @@
 
 #include <map>
 
+#include "store/sqlite_db.h"
 #include "store/sqlite_statement.h"
 #include "store/store.h"
 
 namespace keval {
 namespace {
 
-class Connection {
- public:
-  explicit Connection(const std::filesystem::path& path) : path_(path) {
-    if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
-      std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      throw StoreError(path.string() + ": cannot open the store: " + message);
-    }
-    sqlite3_busy_timeout(db_, 10000);
-  }
-  ~Connection() { sqlite3_close(db_); }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  void exec(const std::string& sql) {
-    char* error = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
-      std::string message = error ? error : "unknown error";
-      sqlite3_free(error);
-      throw StoreError(path_.string() + ": SQL error: " + message);
-    }
-  }
-  sqlite3* get() { return db_; }
-
- private:
-  sqlite3* db_ = nullptr;
-  std::filesystem::path path_;
-};
-
 const char* kEvaluationColumns =
     "eval_key, submission_hash, submission_id, origin, task, task_version, verdict, reasons_json, "
     "facts_json, result_json, speedup, time_ms, created_at, suite, suite_version, program_x, policy_json";
 
-void merge_one(Connection& target, const std::filesystem::path& source, StoreMergeCounts& counts) {
+void merge_one(SqliteDb& target, const std::filesystem::path& source, StoreMergeCounts& counts) {
   { Store migrate(source); }  // brings an older schema up to date; keeps every row
   Statement attach(target.get(), "ATTACH DATABASE ? AS src");
   attach.bind(1, source.string());
   attach.run();
-  target.exec("BEGIN IMMEDIATE");
   try {
+    Transaction transaction(target);
     std::map<int64_t, int64_t> run_ids;
     {
       Statement runs(target.get(), "SELECT id FROM src.runs ORDER BY id");
@@ -104,10 +76,9 @@ void merge_one(Connection& target, const std::filesystem::path& source, StoreMer
       timed.reset();
       ++counts.evaluations;
     }
-    target.exec("COMMIT");
+    transaction.commit();
   } catch (const std::exception& e) {
-    target.exec("ROLLBACK");
-    target.exec("DETACH DATABASE src");
+    target.exec("DETACH DATABASE src");  // the transaction has rolled back by now
     throw StoreError(source.string() + ": cannot merge: " + e.what());
   }
   target.exec("DETACH DATABASE src");
@@ -118,7 +89,7 @@ void merge_one(Connection& target, const std::filesystem::path& source, StoreMer
 StoreMergeCounts merge_stores(const std::filesystem::path& into,
                               const std::vector<std::filesystem::path>& sources) {
   { Store create(into); }  // the schema, at the current version
-  Connection target(into);
+  SqliteDb target(into);
   target.exec("PRAGMA foreign_keys=ON;");
   StoreMergeCounts counts;
   for (const auto& source : sources) {

@@ -1,8 +1,6 @@
 #pragma once
 // The evaluations of a keval.db, read without changing the file: no migration, no write, so a
 // store that an older or newer keval made stays as it was (keval rejudge reads it this way).
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -10,6 +8,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "store/sqlite_db.h"
 
 namespace keval {
 
@@ -25,9 +25,6 @@ class StoredEvaluations {
   // Throws StoreError naming the file when it is missing, not SQLite or holds no evaluations
   // table.
   explicit StoredEvaluations(const std::filesystem::path& path);
-  ~StoredEvaluations();
-  StoredEvaluations(const StoredEvaluations&) = delete;
-  StoredEvaluations& operator=(const StoredEvaluations&) = delete;
 
   // The evaluation a result line of results.jsonl came from: among those stored for its
   // submission hash and task, the newest with its verdict, else the newest; nullopt when none.
@@ -35,8 +32,7 @@ class StoredEvaluations {
                                             const std::string& verdict) const;
 
  private:
-  sqlite3* db_ = nullptr;
-  std::filesystem::path path_;
+  SqliteDb db_;
   bool has_policy_ = false;  // the policy_json column (schema 3 on)
 };
 
