@@ -11,18 +11,17 @@
 namespace keval {
 namespace {
 
-// Runs `count` work items on the slots, one thread per slot, items taken in order. An item
-// that throws is handed to `failed` (its slot goes on with the next item).
+// Runs `count` work items on the slots, one thread per slot, items taken in order; `work` gets
+// the slot's index. An item that throws is handed to `failed` (its slot goes on with the next).
 template <typename Work, typename Failed>
-void run_on_slots(std::vector<std::unique_ptr<WorkerSlot>>& slots, size_t count, Work work,
-                  Failed failed) {
+void run_on_slots(RunnerSlots& slots, size_t count, Work work, Failed failed) {
   std::atomic<size_t> next{0};
   std::vector<std::thread> threads;
-  for (auto& slot : slots) {
-    threads.emplace_back([&, runner = slot.get()] {
+  for (size_t s = 0; s < slots.size(); ++s) {
+    threads.emplace_back([&, s] {
       for (size_t i = next++; i < count; i = next++) {
         try {
-          work(*runner, i);
+          work(s, i);
         } catch (const std::exception& e) {
           failed(i, e.what());
         }
@@ -41,7 +40,7 @@ std::string submission_suffix(const Task& task) {
 
 }  // namespace
 
-EvaluationScheduler::EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root, GpuGates* shared_gates)
+EvaluationScheduler::EvaluationScheduler(RunnerSlots& pool, std::filesystem::path work_root, GpuGates* shared_gates)
     : pool_(pool), work_root_(std::move(work_root)) {
   GpuGates& gates = shared_gates ? *shared_gates : own_gates_;
   for (int g : pool_.gpus()) {
@@ -63,16 +62,16 @@ void EvaluationScheduler::run_one_per_job(const Suite& suite, const std::vector<
                                           const ResumeIndex& index, const RunSettings& settings,
                                           ResultRecorder& recorder) {
   const auto& pending = index.pending;
-  run_on_slots(pool_.slots(), pending.size(), [&](WorkerSlot& runner, size_t p) {
+  run_on_slots(pool_, pending.size(), [&](size_t s, size_t p) {
     const size_t i = pending[p];
     const Task& task = *suite.find(submissions[i].task);
     const JobDirs dirs = write_code(submissions[i], index.keys[i], task);
     const StaticScan scan = scan_python_source(submissions[i].code, task.entry);
     EvaluationFacts facts;
     {
-      const GpuGates::Pair gates = gates_.at(runner.gpu());
+      const GpuGates::Pair gates = gates_.at(pool_.gpu_of(s));
       EvaluationGateShare place(*gates.evaluation);
-      facts = evaluate_submission(runner, task, settings, dirs, gates.device, pool_.sanitizer_of(runner),
+      facts = evaluate_submission(pool_.slot(s), task, settings, dirs, gates.device, pool_.sanitizer_of(s),
                                   gates.evaluation, scan.harness_reach());
     }
     recorder.record(i, task, facts, scan);
@@ -82,15 +81,15 @@ void EvaluationScheduler::run_one_per_job(const Suite& suite, const std::vector<
 void EvaluationScheduler::run_variant_batches(const Suite& suite, const std::vector<Submission>& submissions,
                                               const ResumeIndex& index, const RunSettings& settings,
                                               ResultRecorder& recorder) {
-  const auto batches = variant_batches(submissions, index.pending, pool_.slots().size());
-  run_on_slots(pool_.slots(), batches.size(), [&](WorkerSlot& runner, size_t b) {
+  const auto batches = variant_batches(submissions, index.pending, pool_.size());
+  run_on_slots(pool_, batches.size(), [&](size_t s, size_t b) {
     const Task& task = *suite.find(submissions[batches[b].front()].task);
     std::vector<std::filesystem::path> code_files;
     for (size_t i : batches[b]) code_files.push_back(write_code(submissions[i], index.keys[i], task).code_file());
-    const GpuGates::Pair gates = gates_.at(runner.gpu());
+    const GpuGates::Pair gates = gates_.at(pool_.gpu_of(s));
     EvaluationGateShare place(*gates.evaluation);
     // each variant is stored as it finishes: a sweep stopped midway resumes after it
-    evaluate_variant_batch(runner, task, settings, code_files,
+    evaluate_variant_batch(pool_.slot(s), task, settings, code_files,
                            work_root_ / ("sweep-" + index.keys[batches[b].front()].substr(0, 16)),
                            gates.device, [&](size_t k, EvaluationFacts facts) {
                              const size_t i = batches[b][k];

@@ -17,7 +17,7 @@
 #include "engine/resume_index.h"
 #include "engine/result_recorder.h"
 #include "engine/run_settings.h"
-#include "engine/slot_pool.h"
+#include "engine/runner_slots.h"
 #include "submission/submission.h"
 #include "suite/suite.h"
 
@@ -27,7 +27,7 @@ class EvaluationScheduler {
  public:
   // Job folders go below `work_root`, and so do the device gates' hold files. `shared_gates`:
   // gates other schedulers use at the same time on the same GPUs (null: the run's own).
-  EvaluationScheduler(SlotPool& pool, std::filesystem::path work_root, GpuGates* shared_gates = nullptr);
+  EvaluationScheduler(RunnerSlots& pool, std::filesystem::path work_root, GpuGates* shared_gates = nullptr);
 
   // Evaluates `index.pending` and hands each outcome to `recorder`; an evaluation that throws
   // leaves its submission unjudged. With `batch_variants` (keval sweep's own variants) a task's
@@ -45,7 +45,7 @@ class EvaluationScheduler {
                            const ResumeIndex& index, const RunSettings& settings, ResultRecorder& recorder);
   JobDirs write_code(const Submission& submission, const std::string& key, const Task& task) const;
 
-  SlotPool& pool_;
+  RunnerSlots& pool_;
   std::filesystem::path work_root_;
   GpuGates own_gates_;
   std::map<int, GpuGates::Pair> gates_;  // by GPU

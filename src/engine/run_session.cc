@@ -86,7 +86,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   // Efficiency needs this GPU's measured ceilings (cached per GPU model and driver).
   std::optional<Ceilings> ceilings;
   if (settings.device == "cuda" && settings.timing.enabled && !index.pending.empty()) {
-    WorkerSlot& first = warm && warm->started() ? *warm->pool->slots().front() : *probed.first_slot;
+    JobRunner& first = warm && warm->started() ? warm->pool->slot(0) : *probed.first_slot;
     ceilings = load_or_measure_ceilings(first, gpu_name,
                                         probed.probe["driver"].is_string() ? probed.probe["driver"].get<std::string>() : "unknown",
                                         options.out / "work" / "ceilings");
@@ -100,7 +100,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
     own_pool = std::make_unique<SlotPool>(std::move(probed.first_slot), options, config, probed.probe,
                                           settings.device, slots_for, sandbox, cache_root, log);
   }
-  SlotPool& pool = own_pool ? *own_pool : *warm->pool;
+  RunnerSlots& pool = own_pool ? *own_pool : *warm->pool;
   environment["sandbox"] = sandbox.describe();  // with the leased uids
   EvaluationScheduler scheduler(pool, work_root, warm ? warm->gates.get() : nullptr);
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();

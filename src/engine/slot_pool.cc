@@ -71,13 +71,7 @@ void SlotPool::start_sanitizers(const RunOptions& options, const RunnerConfig& c
     WorkerSlot* slot = sanitizer_slots_.back().get();
     sanitizers_.push_back(std::make_unique<SanitizedRunner>(
         *slot, [slot] { slot->stop(std::chrono::seconds(120)); }, memcheck_log));
-    sanitizer_of_[slots_[i].get()] = sanitizers_.back().get();
   }
-}
-
-JobRunner* SlotPool::sanitizer_of(const WorkerSlot& slot) const {
-  auto found = sanitizer_of_.find(&slot);
-  return found == sanitizer_of_.end() ? nullptr : found->second;
 }
 
 void SlotPool::apply_lease(SandboxSettings& sandbox) const {

@@ -3,7 +3,6 @@
 // started in parallel (each imports torch once). Each slot's uid is leased for the run, so a
 // concurrent run never kills our jobs' processes. With --sanitize each slot has a runner under
 // compute-sanitizer beside it.
-#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/run_options.h"
+#include "engine/runner_slots.h"
 #include "engine/sandbox_settings.h"
 #include "engine/sanitized_runner.h"
 #include "engine/uid_lease.h"
@@ -20,7 +20,7 @@
 
 namespace keval {
 
-class SlotPool {
+class SlotPool : public RunnerSlots {
  public:
   // `first` is the probe's slot, already started. `sandbox` gets the leased uids, or loses the
   // uid switch (with a warning) when too few are free.
@@ -29,21 +29,22 @@ class SlotPool {
            SandboxSettings& sandbox, const std::string& cache_root, std::ostream& log);
 
   // Every runner is asked to leave first, so they tear down side by side, not one by one.
-  ~SlotPool() { ask_to_leave(); }
+  ~SlotPool() override { ask_to_leave(); }
   SlotPool(const SlotPool&) = delete;
   SlotPool& operator=(const SlotPool&) = delete;
 
   // Closes every runner's stdin without waiting (WorkerSlot::ask_to_leave): once the work is
   // done, their exits (each a CUDA teardown) overlap each other and the run's last writes.
-  void ask_to_leave();
+  void ask_to_leave() override;
 
-  // A later run's sandbox (its deadlines may differ): the pool's leased uids go into it, and
-  // each slot takes its share of it.
-  void resandbox(SandboxSettings& sandbox, const std::string& cache_root);
+  // The pool's leased uids go into `sandbox` too.
+  void resandbox(SandboxSettings& sandbox, const std::string& cache_root) override;
 
-  std::vector<std::unique_ptr<WorkerSlot>>& slots() { return slots_; }
-  const std::vector<int>& gpus() const { return gpus_; }  // the run's GPUs (one entry on the CPU)
-  JobRunner* sanitizer_of(const WorkerSlot& slot) const;   // --sanitize's runner, else null
+  size_t size() const override { return slots_.size(); }
+  JobRunner& slot(size_t i) override { return *slots_.at(i); }
+  int gpu_of(size_t i) const override { return slots_.at(i)->gpu(); }
+  const std::vector<int>& gpus() const override { return gpus_; }
+  JobRunner* sanitizer_of(size_t i) const override { return i < sanitizers_.size() ? sanitizers_[i].get() : nullptr; }
 
  private:
   // The leased uids into `sandbox`, or no uid switch (with a warning) where none were leased.
@@ -55,8 +56,7 @@ class SlotPool {
   std::optional<UidLease> uid_lease_;  // outlives the slots: their jobs run as its uids
   std::vector<std::unique_ptr<WorkerSlot>> slots_;
   std::vector<std::unique_ptr<WorkerSlot>> sanitizer_slots_;
-  std::vector<std::unique_ptr<SanitizedRunner>> sanitizers_;
-  std::map<const WorkerSlot*, JobRunner*> sanitizer_of_;
+  std::vector<std::unique_ptr<SanitizedRunner>> sanitizers_;  // by slot, with --sanitize
 };
 
 }  // namespace keval

@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/gpu_gates.h"
-#include "engine/slot_pool.h"
+#include "engine/runner_slots.h"
 
 namespace keval {
 
 struct WarmEngine {
   std::string device;     // what the probe resolved: "cuda" or "cpu"
   nlohmann::json probe;   // the runner's probe facts
-  std::unique_ptr<SlotPool> pool;  // null until a run has started one
+  std::unique_ptr<RunnerSlots> pool;  // null until a run has started one (SlotPool, or a test's fakes)
   std::shared_ptr<GpuGates> gates;  // shared with other engines on the same GPUs (null: each run its own)
   bool started() const { return pool != nullptr; }
 };
