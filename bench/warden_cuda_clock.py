@@ -66,7 +66,7 @@ def guest(conn):
         if spin_cycles:
             torch.cuda._sleep(spin_cycles)
         if size:
-            torch.relu(x[:size], out=y[:size])
+            torch.clamp(x[:size], min=0, out=y[:size])
         end.record()
         if kind != "early":
             _write_value(cu, stream, done, n)
@@ -121,7 +121,7 @@ class Warden:
         out = torch.empty_like(inputs)
         self.flush.zero_()
         self.start.record()
-        torch.relu(inputs, out=out)
+        torch.clamp(inputs, min=0, out=out)
         self.end.record()
         self.end.synchronize()
         return self.start.elapsed_time(self.end)

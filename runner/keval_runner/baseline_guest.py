@@ -116,6 +116,10 @@ def start(baselines: list, device: torch.device = torch.device("cpu"), request=N
             warden_end.close()
             if device.type == "cuda":
                 torch.cuda.set_device(device.index or 0)
+                torch.zeros(1, device=device)  # its context, before any buffer of the warden's is mapped
+            if os.environ.get("KEVAL_STACKS_AFTER_S"):
+                import faulthandler
+                faulthandler.dump_traceback_later(float(os.environ["KEVAL_STACKS_AFTER_S"]) + 1, exit=False)
             _serve(own_end, dict(baselines), device, request)
         except ChannelError:
             code = 3

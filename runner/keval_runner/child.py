@@ -5,6 +5,7 @@ Exit codes: 0 after `done`; 3 when the runner's own code failed (an `error` with
 signal comes from the candidate (os._exit, a crash, the controller's kill).
 """
 
+import faulthandler
 import os
 import sys
 import tempfile
@@ -136,11 +137,20 @@ def check_own_device(request: dict) -> None:
                           out_of_memory=out_of_memory_seen(exc)) from exc
 
 
+def dump_stacks_later() -> None:
+    """With KEVAL_STACKS_AFTER_S set, this process's threads' stacks go to stderr after that
+    many seconds (the job's stderr tail): where a job that hangs on a device waits."""
+    after = os.environ.get("KEVAL_STACKS_AFTER_S")
+    if after:
+        faulthandler.dump_traceback_later(float(after), exit=False)
+
+
 def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     """This process is the warden: the submission runs in a guest it forks (docs/trust.md).
     The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`.
     Returns the guest's reported peak GPU bytes (None when it gave none)."""
     device_environment(request)
+    dump_stacks_later()
     guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
     # before `ready`: nothing of the submission has run, so nothing of it is outside
     guest.cgroup = GuestCgroup.create(str(os.getpid()))

@@ -20,6 +20,7 @@ copy-engine transfers, for the same reason: a copy engine runs beside the other 
 kernels.
 """
 
+import os
 import time
 
 import torch
@@ -30,7 +31,7 @@ from .shared_call import SharedCall
 from .timing import l2_bytes
 
 GATE_WAIT_S = 0.25  # longer than any call takes to enqueue unless it waits for the GPU
-DONE_WAIT_S = 120.0  # the longest a timed call may run before its process is judged stuck
+DONE_WAIT_S = float(os.environ.get("KEVAL_DONE_WAIT_S") or 120.0)  # the longest a timed call may run before its process is judged stuck
 _POLL_S = 50e-6
 _INT_OF_SIZE = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 
@@ -98,12 +99,24 @@ class GpuClock:
         deadline = time.monotonic() + DONE_WAIT_S
         while not self.finished.query():
             if time.monotonic() > deadline:
+                words = self.read_words()
                 side = torch.cuda.Stream(self.device)
                 stream_flags.write(side, self.done, n)
                 self.finished.synchronize()
-                raise GuestMisbehaved(f"a timed call's end (done {n}) never came")
+                raise GuestMisbehaved(f"a timed call's end (done {n}) never came; the words read gate "
+                                      f"{words[0]}, done {words[1]}")
             time.sleep(_POLL_S)
         return self.start.elapsed_time(self.end)
+
+    def read_words(self) -> list:
+        """The gate and done words as they are now, read on a stream of their own (the clock's
+        may be waiting)."""
+        side = torch.cuda.Stream(self.device)
+        host = torch.empty(2, dtype=torch.int32, pin_memory=True)
+        with torch.cuda.stream(side):
+            host.copy_(self.words.args[0], non_blocking=True)
+        side.synchronize()
+        return host.tolist()
 
     def close_words(self) -> None:
         self.words.close()
