@@ -1,54 +1,60 @@
-"""The baseline latency predictor beside the noise ceiling (docs/dataset.md, "Baseline").
+"""keval's latency predictor beside the simple rules and the noise ceiling, in one run on one split
+(docs/dataset.md, "Baseline predictor").
 
-usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--model FILE] [--group full]
+usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--group full] [--seed S] [--folds K]
 
 EXPORT is a `keval dataset export` folder; EXPORT2 an export of a second timing of (some of) the
-same programs. Trains `keval predict` on EXPORT's train split, evaluates on its held-out problems
-and prints the figures beside the test-retest within-problem Spearman: no predictor can be
-judged above that ceiling.
+same programs. Trains on EXPORT's train split and prints, for the held-out group's problems, the
+mean within-problem Spearman, the share of problems whose predicted-fastest program is within 5%
+of the fastest, and MAPE, each with a 95% bootstrap interval over problems, for: keval's
+predictor, the golden-distance rule, ridge regression, the train median, and the noise ceiling.
+With --folds K it also holds out train's own tasks K ways and prints each method's mean over the
+folds (one `full` group is few tasks; the folds are more).
 """
 import argparse
 import json
 import pathlib
-import os
-import subprocess
-import tempfile
+import sys
 
-from common import KEVAL, keval_python
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "runner"))
+
+from keval_dataset.comparison import compare, cross_validate  # noqa: E402
 
 
-def keval_json(args) -> dict:
-    env = dict(os.environ, KEVAL_PYTHON=keval_python())
-    proc = subprocess.run([KEVAL, *map(str, args)], capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        raise SystemExit(f"keval {args[0]} {args[1]} failed: {proc.stderr.strip()}")
-    return json.loads(proc.stdout)
+def cell(figure) -> str:
+    if not figure or figure.get("mean") is None:
+        return "n/a"
+    return f"{figure['mean']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
     ap.add_argument("--retime")
-    ap.add_argument("--model")
     ap.add_argument("--group", default="full")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--folds", type=int, default=0)
     args = ap.parse_args()
-    model = args.model or str(pathlib.Path(tempfile.mkdtemp(prefix="keval-predict-")) / "model.pkl")
-    trained = keval_json(["predict", "train", "--data", args.data, "--model", model])
-    report = keval_json(["predict", "eval", "--data", args.data, "--model", model, "--group", args.group])
-    ceiling = keval_json(["predict", "noise", "--first", args.data, "--second", args.retime]) if args.retime else {}
-    fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
-    print(f"train rows {trained['train_rows']} (timed {trained['timed_rows']}, failed {trained['failed_rows']}); "
-          f"held-out `{args.group}`: {report['problems']} problems, {report['rows']} rows")
-    print(f"{'figure':<36}{'baseline':>10}{'noise ceiling':>16}")
-    print(f"{'within-problem Spearman (mean)':<36}{fmt(report.get('spearman')):>10}{fmt(ceiling.get('spearman')):>16}")
-    print(f"{'within-problem Kendall (mean)':<36}{fmt(report.get('kendall')):>10}{fmt(ceiling.get('kendall')):>16}")
-    print(f"{'predicted best within 5% (share)':<36}{fmt(report.get('best_within_5pct')):>10}{'':>16}")
-    print(f"{'MAPE':<36}{fmt(report.get('mape')):>10}{'':>16}")
-    print(f"{'fail/null AUROC':<36}{fmt(report.get('fail_auroc')):>10}{'':>16}")
-    if ceiling:
-        print(f"noise ceiling from {ceiling['programs_timed_twice']} programs timed twice over {ceiling['problems']} "
-              f"problems; median |Δ|/t {fmt(ceiling.get('median_relative_difference'))}")
-    print(json.dumps({"baseline": report, "noise_ceiling": ceiling}))
+    result = compare(args.data, args.retime, args.group, args.seed)
+    print(f"train rows {result['train_rows']} (timed {result['timed_train_rows']}); held-out `{args.group}`: "
+          f"{result['problems']} problems, {result['test_rows']} timed rows"
+          + (f"; noise ceiling on {result['noise_ceiling_rows']} rows timed twice" if args.retime else ""))
+    print(f"{'method':<17}{'within-problem Spearman':>28}{'best within 5%':>28}{'MAPE':>28}")
+    for name, figures in result["methods"].items():
+        print(f"{name:<17}{cell(figures['spearman']):>28}{cell(figures['best_within_5pct']):>28}"
+              f"{cell(figures['ape']):>28}")
+    print("(mean over problems [95% bootstrap interval over problems]; Spearman over problems with >= 3 "
+          "timed programs; the rule and the constant predict no level or no order: n/a)")
+    if args.folds:
+        folds = cross_validate(args.data, args.folds, args.seed)
+        result["cross_validation"] = folds
+        print(f"\n{args.folds}-fold over train's tasks (mean of the fold means)")
+        print(f"{'method':<17}{'Spearman':>12}{'best within 5%':>16}{'MAPE':>10}   Spearman per fold")
+        for name, figures in folds.items():
+            fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
+            print(f"{name:<17}{fmt(figures['spearman']['mean']):>12}{fmt(figures['best_within_5pct']['mean']):>16}"
+                  f"{fmt(figures['ape']['mean']):>10}   {' '.join(fmt(v) for v in figures['spearman']['folds'])}")
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

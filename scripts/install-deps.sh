@@ -52,8 +52,8 @@ py=$(bash "$(dirname "$0")/python.sh")
 "$py" -c "import jsonschema" 2>/dev/null || "$py" -m pip install -q jsonschema || echo "install-deps: no jsonschema"
 # The latency dataset (keval dataset / predict, docs/dataset.md): Parquet and the baseline predictor.
 "$py" -c "import pyarrow, sklearn, scipy" 2>/dev/null || "$py" -m pip install -q pyarrow scikit-learn scipy
-# export's near-duplicate check (MinHash, runner/keval_dataset/near_duplicates.py)
-"$py" -c "import datasketch" 2>/dev/null || "$py" -m pip install -q datasketch
+# export's near-duplicate check (MinHash, near_duplicates.py) and the predictor's lambdarank (LightGBM)
+"$py" -c "import datasketch, lightgbm" 2>/dev/null || "$py" -m pip install -q datasketch lightgbm
 # keval generate's code metrics (docs/generate.md): CodeBLEU (its tree-sitter grammar must match
 # the tree-sitter codebleu pins: 0.21 for tree-sitter 0.22) and radon. Without them the metrics
 # are null and a run says so, so an offline machine goes on.

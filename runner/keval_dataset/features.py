@@ -1,14 +1,21 @@
 """Static features of a program and its case for the baseline predictor: counts in the Triton
 source (loads, stores, tl.dot, loops, reductions), its tuning constants (constexpr block sizes,
 num_warps, num_stages: their extremes, and the first few in the order they appear, which is the
-same launch by launch among the variants of one program), the shapes and the dtype. Read from
-the text: nothing is run."""
+same launch by launch among the variants of one program), the shapes and the dtype; and the
+problem's FLOPs, bytes, roofline time and launch grid (work_features.py). Read from the text
+and the task's task.toml: nothing is run.
+
+Triton (3.9) compiles a kernel for sm_90 to TTGIR, PTX and a cubin on a machine without a GPU,
+but the kernel's signature (argument dtypes, specialisations) comes from running the program's
+host code on real inputs; that is not done here yet (docs/dataset.md, "Baseline predictor").
+"""
 
 import json
 import math
 import re
 
 from .makora_form import candidate_code
+from .work_features import work_features
 
 DTYPES = ("float32", "float16", "bfloat16", "float8", "int8")
 ELEM_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float8": 1, "int8": 1}
@@ -92,11 +99,17 @@ def features(row: dict) -> dict:
     out["programs_log2"] = max(0.0, out["shape_log2_product"] - out["block_max_log2"])
     out["block_over_shape_log2"] = out["block_max_log2"] - out["shape_log2_max"]
     out["elems_per_thread_log2"] = out["block_max_log2"] - _log2(32 * max(warps, default=4))
+    out.update(work_features(row, out))
     return out
 
 
 def matrix(rows: list):
     import numpy as np
 
-    names = sorted(features({"x": ""}).keys())
-    return np.array([[features(r)[n] for n in names] for r in rows], dtype=float), names
+    from .golden_distance import distance_features, golden_codes
+
+    goldens = golden_codes(rows)
+    table = [dict(features(r), **distance_features(candidate_code(r.get("x") or ""), goldens.get(r.get("task"))))
+             for r in rows]  # once per row: each reads the program
+    names = sorted(table[0]) if table else sorted(dict(features({"x": ""}), **distance_features("", None)))
+    return np.array([[f[n] for n in names] for f in table], dtype=float), names

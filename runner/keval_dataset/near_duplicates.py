@@ -11,6 +11,7 @@ candidate's similarity is then computed exactly.
 """
 
 import hashlib
+import importlib.util
 import io
 import re
 import tokenize
@@ -72,9 +73,14 @@ def minhash(code: str):
 def near_pairs(texts: dict, threshold: float = DEFAULT_THRESHOLD) -> list:
     """texts: key -> code (one per distinct shape_key is enough). Returns (key_a, key_b, similarity)
     for every pair whose Jaccard similarity is at least `threshold`, sorted."""
+    sets = {key: shingles(code) for key, code in texts.items()}
+    if importlib.util.find_spec("datasketch") is None:  # an offline machine: every pair, exactly
+        keys = sorted(sets)
+        return sorted((a, b, round(len(sets[a] & sets[b]) / len(sets[a] | sets[b]), 4))
+                      for i, a in enumerate(keys) for b in keys[i + 1:]
+                      if len(sets[a] & sets[b]) >= threshold * len(sets[a] | sets[b]))
     from datasketch import MinHashLSH
 
-    sets = {key: shingles(code) for key, code in texts.items()}
     hashes = {key: minhash(code) for key, code in texts.items()}
     lsh = MinHashLSH(threshold=max(0.3, threshold - CANDIDATE_MARGIN), num_perm=PERMUTATIONS)
     for key, m in hashes.items():

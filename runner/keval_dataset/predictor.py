@@ -1,14 +1,16 @@
 """`keval predict train|eval`: the baseline code->latency model (docs/dataset.md, "Baseline").
 
-Scikit-learn gradient-boosted tree models on the static features (features.py): a regressor of
-log latency fitted on the rows that have one; a ranker of log latency relative to its problem's
-mean (the variants of one problem differ in little but their tuning constants, which the
-absolute model learns less of than the problems' sizes), fitted where the rows name their
-problem (`keval_problem`); and a classifier of failure (y null) on all. Evaluation is on the
-test split's `full` problems, which training never saw: each problem's level comes from the
-regressor, the order within it from the ranker.
+Gradient-boosted tree models on the static features (features.py, work_features.py,
+golden_distance.py): a regressor of log latency fitted on the rows that have one; where the rows
+name their problem (`keval_problem`), a regressor of log latency relative to its problem's mean
+and a LightGBM lambdarank model of the order within each problem (the variants of one problem
+differ in little but their tuning constants, which the absolute model learns less of than the
+problems' sizes); and a classifier of failure (y null) on all. A problem's level comes from the
+regressor, the order within it from the lambdarank model, the spread of its rows' times from
+the relative regressor (its values, sorted, are dealt out in the ranker's order).
 """
 
+import importlib.util
 import math
 import os
 import pickle
@@ -18,7 +20,7 @@ from .errors import DatasetError
 from .features import matrix
 from .tables import read_rows, split_path
 
-MODEL_VERSION = 3  # 2: the in-order tuning constants (features.py); 3: the within-problem ranker
+MODEL_VERSION = 4  # 2: in-order tuning constants; 3: a within-problem ranker; 4: lambdarank, work features
 
 
 def _rows(path_or_dir: str, split: str) -> tuple:
@@ -44,10 +46,12 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
     regressor = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
     log_y = [math.log(r["y"]) for r in timed]
     regressor.fit(X, log_y)
-    ranker = None
+    ranker = order = None
     if all(r.get("keval_problem") for r in timed):
         ranker = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
         ranker.fit(X, relative_to_group(log_y, [r["keval_problem"] for r in timed]))
+        if importlib.util.find_spec("lightgbm"):  # else (an offline machine) the relative regressor orders
+            order = fit_lambdarank(X, log_y, [r["keval_problem"] for r in timed], seed)
     failed = [r.get("y") is None for r in rows]
     classifier = None
     if len(set(failed)) == 2:
@@ -55,9 +59,51 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
         classifier.fit(matrix(rows)[0], failed)
     with open(model_path, "wb") as f:
         pickle.dump({"version": MODEL_VERSION, "features": names, "regressor": regressor,
-                     "ranker": ranker, "classifier": classifier}, f)
+                     "ranker": ranker, "order": order, "classifier": classifier}, f)
     return {"model": model_path, "train_rows": len(rows), "timed_rows": len(timed),
-            "failed_rows": sum(failed), "features": len(names), "ranker": ranker is not None}
+            "failed_rows": sum(failed), "features": len(names), "ranker": ranker is not None,
+            "lambdarank": order is not None}
+
+
+GRADES = 10  # lambdarank's relevance: a row's place in its problem, in tenths (fastest: 9)
+
+
+def fit_lambdarank(X, log_y: list, problems: list, seed: int):
+    """LightGBM lambdarank over problems as queries; its parameters were chosen by 5-fold
+    cross-validation over train's tasks (docs/dataset.md, "Baseline predictor")."""
+    import lightgbm
+    import numpy as np
+
+    index = sorted(range(len(problems)), key=lambda i: problems[i])
+    grades, sizes, start = [0] * len(index), [], 0
+    while start < len(index):
+        end = start
+        while end < len(index) and problems[index[end]] == problems[index[start]]:
+            end += 1
+        members = sorted(index[start:end], key=lambda i: -log_y[i])  # slowest first: grade 0
+        for place, i in enumerate(members):
+            grades[i] = int(GRADES * place / len(members))
+        sizes.append(end - start)
+        start = end
+    model = lightgbm.LGBMRanker(objective="lambdarank", n_estimators=300, learning_rate=0.03, num_leaves=15,
+                                min_child_samples=20, label_gain=list(range(GRADES + 1)),
+                                lambdarank_truncation_level=40, colsample_bytree=0.8, subsample=0.8,
+                                subsample_freq=1, random_state=seed, verbose=-1)
+    model.fit(np.asarray(X)[index], [grades[i] for i in index], group=sizes)
+    return model
+
+
+def dealt_in_order(values: list, order_scores: list, groups: list) -> list:
+    """Within each group, `values` sorted ascending and given out to the rows in ascending order of
+    `order_scores` (the fastest-ranked row gets the smallest value)."""
+    members = {}
+    for i, group in enumerate(groups):
+        members.setdefault(group, []).append(i)
+    out = list(values)
+    for rows in members.values():
+        for i, value in zip(sorted(rows, key=lambda i: order_scores[i]), sorted(values[i] for i in rows)):
+            out[i] = value
+    return out
 
 
 def group_means(values: list, groups: list) -> list:
@@ -81,7 +127,10 @@ def predict_log(model: dict, rows: list, problems: list) -> list:
     absolute = list(model["regressor"].predict(X))
     if model.get("ranker") is None:
         return absolute
-    return [level + rank for level, rank in zip(group_means(absolute, problems), model["ranker"].predict(X))]
+    relative = list(model["ranker"].predict(X))
+    if model.get("order") is not None:
+        relative = dealt_in_order(relative, list(-model["order"].predict(X)), problems)
+    return [level + rank for level, rank in zip(group_means(absolute, problems), relative)]
 
 
 def load(model_path: str) -> dict:

@@ -55,7 +55,7 @@ def test_train_then_eval_reports_every_figure_on_full_problems(tmp_path):
     write_export(tmp_path / "e")
     model = tmp_path / "model.pkl"
     trained = json.loads(run_keval("predict", "train", "--data", tmp_path / "e", "--model", model).stdout)
-    assert trained["ranker"] is True  # the rows name their problem
+    assert trained["ranker"] is True and trained["lambdarank"] is True  # the rows name their problem
     report = json.loads(run_keval("predict", "eval", "--data", tmp_path / "e", "--model", model).stdout)
     assert report["group"] == "full" and report["problems"] == 4
     assert report["spearman"] > 0.6 and report["kendall"] > 0.4  # the law is learnable from the text
