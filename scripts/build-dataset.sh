@@ -45,8 +45,10 @@ $KEVAL sweep --suite suites/keval --out "$OUT/retime" --variants "${RETIME_PER_T
   > "$OUT/retime.txt" 2> "$OUT/retime.err" || { tail -n 3 "$OUT/retime.err"; exit 1; }
 
 stamp "export"
-$KEVAL dataset export --from "${sources[@]}" --out "$OUT/dataset" --force
+# each with the other as --retime: every label's interval widened to the run-to-run spread
 $KEVAL dataset export --from "$OUT/retime" --out "$OUT/dataset-retime" --force
+$KEVAL dataset export --from "${sources[@]}" --out "$OUT/dataset" --retime "$OUT/dataset-retime" --force
+$KEVAL dataset export --from "$OUT/retime" --out "$OUT/dataset-retime" --retime "$OUT/dataset" --force
 stamp "baseline predictor and noise ceiling"
 KEVAL=$KEVAL "$PY" bench/latency_baseline.py --data "$OUT/dataset" --retime "$OUT/dataset-retime" \
   --model "$OUT/baseline-model.pkl" | tee "$OUT/baseline.txt"
