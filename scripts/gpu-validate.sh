@@ -148,9 +148,11 @@ PY
           $KEVAL_PYTHON -c 'import json,sys; [print(r["id"], r["verdict"]) for r in map(json.loads, open(sys.argv[1]))]' "$LOG/hostile-results.jsonl" >> "$LOG/hostile.txt" 2>&1 ;;
     serve-load) LOG="$LOG/serve-load" DEVICE=$DEVICE JOBS=${SERVE_JOBS:-} $T bash scripts/serve-load.sh > "$LOG/serve-load.txt" 2>&1; rc=$? ;;
     warden-clock)
-          # the warden's own CUDA clock (docs/trust.md): its parts alone, A/A of the core tasks'
-          # goldens under each clock, the forging cases with the warden's clock
-          { timeout 100 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 40
+          # the warden's own CUDA clock (docs/trust.md): which primitive orders two processes'
+          # streams here, its parts alone, A/A of the core tasks' goldens under each clock, the
+          # forging cases with the warden's clock
+          { timeout 150 $KEVAL_PYTHON bench/cross_process_sync.py --samples 200
+            timeout 100 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 40
             for clock in warden guest; do rm -rf "/tmp/kv-aa-$clock"
               KEVAL_CUDA_CLOCK=$clock $T $KEVAL_PYTHON bench/aa_bias.py --suite suites/keval --tasks "$CORE" --device cuda \
                 --jobs "$JOBS" --out "/tmp/kv-aa-$clock" > "$LOG/warden-clock-aa-$clock.txt" 2>&1
