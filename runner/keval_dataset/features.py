@@ -15,6 +15,7 @@ import math
 import re
 
 from .makora_form import candidate_code
+from .tuning_knobs import KNOB_RE, STAGES_RE, WARPS_RE
 from .work_features import work_features
 
 DTYPES = ("float32", "float16", "bfloat16", "float8", "int8")
@@ -29,9 +30,6 @@ COUNTED = {
     "torch_calls": r"\btorch\.(?!empty|zeros|ones|float|int|bfloat|Tensor|device|cuda|nn\b)\w+\(",
     "launches": r"\]\s*\(",
 }
-KNOB_RE = re.compile(r"\b([A-Za-z_]*(?:BLOCK|TILE|GROUP|SPLIT|CHUNK)[A-Za-z_0-9]*)\s*[=:]\s*['\"]?\s*(\d+)", re.I)
-WARPS_RE = re.compile(r"num_warps\s*[=:]\s*(\d+)")
-STAGES_RE = re.compile(r"num_stages\s*[=:]\s*(\d+)")
 SHAPE_ASSIGN_RE = re.compile(r"^([a-z_][a-z0-9_]*)\s*=\s*(\d+)\s*$", re.M)
 IN_ORDER = {"knob": 6, "warps": 3, "stages": 3}  # how many of each, in source order, are features
 

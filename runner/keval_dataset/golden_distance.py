@@ -8,7 +8,7 @@ unchanged golden), else suites/<suite>/<task>/golden.py.
 
 import os
 
-from .features import KNOB_RE, STAGES_RE, WARPS_RE
+from .tuning_knobs import KNOB_RE, STAGES_RE, WARPS_RE
 from .makora_form import candidate_code
 from .task_sources import REPO
 
