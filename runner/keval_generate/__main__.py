@@ -3,6 +3,8 @@
     generate  --suite-folder DIR --suite-kind KIND [--task-names a,b] --model NAME --base-url URL
               --samples K --out FILE.jsonl --store FILE.db [--prompt MODE] [--temperature T]
               [--concurrency N] [--api-key-env VAR] [--corpus PATH] [--price-prompt P] [--price-completion P]
+              [--prices FILE] [--top-p P] [--stop S]... [--n N] [--header "NAME: VALUE"]... [--stream]
+              [--system-prompt TEXT] [--template NAME.vN] [--thinking-budget T] [--reasoning-effort E]
               [--turns N --judge-out DIR --judge-suite S --keval BIN [--judge-arg A]...]
     metrics   --input PAIRS.jsonl --output METRICS.jsonl
 
@@ -45,6 +47,16 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--price-completion", type=float)
     g.add_argument("--request-timeout", type=float, default=600.0)
     g.add_argument("--max-attempts", type=int, default=8)
+    g.add_argument("--prices")                        # price_table.py
+    g.add_argument("--top-p", type=float)
+    g.add_argument("--stop", action="append")
+    g.add_argument("--n", type=int, default=1)
+    g.add_argument("--header", action="append")
+    g.add_argument("--stream", action="store_true")
+    g.add_argument("--system-prompt")
+    g.add_argument("--template")                      # NAME.vN of prompts/, default the suite's family
+    g.add_argument("--thinking-budget", type=int)
+    g.add_argument("--reasoning-effort")
     g.add_argument("--turns", type=int, default=1)
     g.add_argument("--judge-out")                     # --turns > 1: where each turn is judged
     g.add_argument("--judge-suite")                   # the suite as keval run takes it
@@ -64,7 +76,6 @@ def main() -> int:
         if args.command == "generate":
             from .generate import generate
             args.api_key_env_given = args.api_key_env is not None
-            args.api_key_env = args.api_key_env or "OPENAI_API_KEY"
             result = generate(args)
         else:
             from .code_metrics import metrics, run_with_fixed_hash_seed

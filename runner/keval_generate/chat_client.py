@@ -1,4 +1,7 @@
-"""OpenAI-compatible chat completions (vLLM, SGLang, hosted APIs) over HTTP, with retries.
+"""Chat requests over HTTP, with retries, in either API shape (openai_api: OpenAI-compatible
+servers such as vLLM, SGLang and hosted APIs; anthropic_api: the Anthropic Messages API). A reply
+streamed as server-sent events (Content-Type text/event-stream) is read as it streams; one
+that is not is read as JSON, so --stream works with a server that does not stream.
 
 Retried: connection errors and timeouts, 429 (after the server's Retry-After, shared by every
 worker through RateGate so they all hold off), 5xx, and answers that are not the API's JSON.
@@ -14,7 +17,10 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
+from . import openai_api
+from .api_reply import TransientError
 from .errors import GenerateError
+from .request_settings import RequestSettings
 
 MAX_BACKOFF_S = 60.0
 RATE_LIMIT_PATIENCE_S = 3600.0  # one request's total wait on 429s before it gives up
@@ -28,6 +34,8 @@ class Completion:
     latency_s: float    # the successful request's own time
     attempts: int
     finish_reason: str
+    reasoning: str | None = None
+    choices: tuple = ()  # every answer of the request (several with --n), the first is `text`
 
 
 class RateGate:
@@ -65,79 +73,58 @@ def retry_after_seconds(value) -> float | None:
         return None
 
 
-class TransientError(Exception):
-    def __init__(self, message: str, wait_s: float | None = None, rate_limited: bool = False):
-        super().__init__(message)
-        self.wait_s, self.rate_limited = wait_s, rate_limited
-
-
-def parse_completion(body: bytes) -> tuple:
-    try:
-        data = json.loads(body)
-        choice = data["choices"][0]
-        text = choice["message"]["content"]
-        if text is None:  # a reasoning model out of tokens: an empty answer, not a fault to retry
-            text = ""
-        if not isinstance(text, str):
-            raise TypeError("content is not a string")
-    except (ValueError, KeyError, IndexError, TypeError) as e:
-        raise TransientError(f"malformed completion ({type(e).__name__}: {str(e)[:80]})")
-    usage = data.get("usage") or {}
-    return text, usage.get("prompt_tokens"), usage.get("completion_tokens"), str(choice.get("finish_reason") or "")
-
-
 class ChatClient:
     def __init__(self, base_url: str, model: str, api_key: str = "", temperature: float | None = None,
                  max_tokens: int | None = None, timeout_s: float = 600.0, max_attempts: int = 8,
                  gate: RateGate | None = None, sleep=time.sleep, clock=time.monotonic,
-                 rate_limit_patience_s: float = RATE_LIMIT_PATIENCE_S):
-        self.url = base_url.rstrip("/") + "/chat/completions"
+                 rate_limit_patience_s: float = RATE_LIMIT_PATIENCE_S, api=openai_api,
+                 settings: RequestSettings | None = None):
+        self.api = api
+        self.url = api.url(base_url)
         self.model, self.api_key = model, api_key
-        self.temperature, self.max_tokens = temperature, max_tokens
+        self.settings = settings or RequestSettings(temperature=temperature, max_tokens=max_tokens)
         self.timeout_s, self.max_attempts = timeout_s, max_attempts
         self.gate = gate or RateGate(clock, sleep)
         self.sleep, self.clock = sleep, clock
         self.rate_limit_patience_s = rate_limit_patience_s
 
-    def request_body(self, messages: list, seed: int | None) -> bytes:
-        body = {"model": self.model, "messages": messages}
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
-        if seed is not None:
-            body["seed"] = seed
-        return json.dumps(body).encode()
+    def request_body(self, messages: list, seed: int | None, n: int = 1) -> bytes:
+        return json.dumps(self.api.body(self.model, messages, self.settings, seed, n)).encode()
 
     def attempt(self, body: bytes) -> tuple:
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
+        headers = {"Content-Type": "application/json", **self.api.headers(self.api_key), **dict(self.settings.headers)}
         request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
         started = self.clock()
         try:
             with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
-                raw = response.read()
+                if response.headers.get("Content-Type", "").startswith("text/event-stream"):
+                    reply = self.api.parse_stream(response)
+                else:
+                    reply = self.api.parse(response.read())
         except urllib.error.HTTPError as e:
             detail = e.read()[:300].decode("utf-8", "replace").replace("\n", " ")
             if e.code == 429:
                 raise TransientError("429 rate limited", retry_after_seconds(e.headers.get("Retry-After")), True)
-            if e.code >= 500:
+            if e.code >= 500 or e.code == 529:  # 529: Anthropic's "overloaded"
                 raise TransientError(f"HTTP {e.code}", retry_after_seconds(e.headers.get("Retry-After")))
             raise GenerateError(self.url, f"HTTP {e.code}: {detail}")
         except (urllib.error.URLError, OSError, TimeoutError) as e:
             raise TransientError(f"connection: {getattr(e, 'reason', e)}")
-        return parse_completion(raw) + (self.clock() - started,)
+        return reply, self.clock() - started
 
-    def complete(self, messages: list, seed: int | None = None) -> Completion:
-        body = self.request_body(messages, seed)
+    def complete(self, messages: list, seed: int | None = None, n: int = 1) -> Completion:
+        body = self.request_body(messages, seed, n)
         last, attempt, attempts_sent, rate_limited_s = "", 0, 0, 0.0
         while attempt < self.max_attempts:
             self.gate.wait()
             attempts_sent += 1
             try:
-                text, prompt_tokens, completion_tokens, finish, latency = self.attempt(body)
-                return Completion(text, prompt_tokens, completion_tokens, latency, attempts_sent, finish)
+                reply, latency = self.attempt(body)
+                if len(reply.choices) < n:
+                    raise TransientError(f"{len(reply.choices)} choices where n = {n} were asked for")
+                first = reply.choices[0]
+                return Completion(first.text, reply.prompt_tokens, reply.completion_tokens, latency, attempts_sent,
+                                  first.finish_reason, first.reasoning, tuple(reply.choices[:n]))
             except TransientError as e:
                 last = str(e)
                 if e.rate_limited:  # waits, spending no attempt

@@ -1,5 +1,6 @@
-"""keval generate: K samples per task from an OpenAI-compatible server, stored as they arrive
-(sample_store), then written as the submissions JSONL that `keval run` reads."""
+"""keval generate: K samples per task from an OpenAI-compatible server or the Anthropic Messages
+API (providers), stored as they arrive (sample_store), then written as the submissions JSONL
+that `keval run` reads."""
 import os
 import sys
 import time
@@ -7,7 +8,10 @@ import time
 from .chat_client import ChatClient
 from .corpus_sources import checkout_documents, golden_documents, peer_documents
 from .errors import GenerateError
+from .price_table import prices_for
 from .prompt_builder import build_prompt
+from .providers import provider_of
+from .request_settings import key_fields, settings_from
 from .retrieval import Corpus
 from .sample_store import SampleStore
 from .samples import request_all, stored_rows, submission_line, usage_totals, write_jsonl
@@ -32,6 +36,31 @@ def write_what_finished(args, store, plan: list):
           file=sys.stderr, flush=True)
 
 
+def make_client(args) -> ChatClient:
+    """The client of the model's provider, with every request setting; sets args.key_fields (the
+    resume key's share of them) and the prices."""
+    provider = provider_of(args.model)
+    settings = settings_from(args)
+    if settings.n > 1 and provider.name == "anthropic":
+        raise GenerateError("--n", "the Anthropic Messages API answers one sample per request; give --n 1")
+    if settings.thinking_budget is not None and provider.name != "anthropic":
+        raise GenerateError("--thinking-budget", "only the Anthropic Messages API takes it (--reasoning-effort "
+                                                 "is the OpenAI one)")
+    if settings.reasoning_effort is not None and provider.name == "anthropic":
+        raise GenerateError("--reasoning-effort", "the Anthropic Messages API takes --thinking-budget instead")
+    if args.prices:
+        if args.price_prompt is not None or args.price_completion is not None:
+            raise GenerateError("--prices", "give the price table or --price-prompt/--price-completion, not both")
+        args.price_prompt, args.price_completion = prices_for(args.prices, args.model, provider.model)
+    max_tokens = (settings.max_tokens or provider.api.MAX_TOKENS_DEFAULT) if provider.name == "anthropic" \
+        else settings.max_tokens
+    args.key_fields = key_fields(settings, provider, max_tokens, args.system_prompt)
+    variable = args.api_key_env or provider.api.KEY_VARIABLE
+    return ChatClient(args.base_url, provider.model, api_key_from(variable, args.api_key_env_given),
+                      timeout_s=args.request_timeout, max_attempts=args.max_attempts, api=provider.api,
+                      settings=settings)
+
+
 def generate(args) -> dict:
     names = [n for n in args.task_names.split(",") if n] if args.task_names else all_task_names(args.suite_folder)
     if not names:
@@ -49,11 +78,9 @@ def generate(args) -> dict:
     if args.peer_checkout and not args.corpus:
         documents += checkout_documents(args.peer_checkout)
     corpus = Corpus(documents)
-    prompts = {t.name: build_prompt(args.suite_kind, t, args.prompt, corpus) for t in tasks}
-
-    client = ChatClient(args.base_url, args.model, api_key_from(args.api_key_env, args.api_key_env_given),
-                        temperature=args.temperature, max_tokens=args.max_tokens, timeout_s=args.request_timeout,
-                        max_attempts=args.max_attempts)
+    prompts = {t.name: build_prompt(args.suite_kind, t, args.prompt, corpus, args.template, args.system_prompt)
+               for t in tasks}
+    client = make_client(args)
     store = SampleStore(args.store)
     started = time.monotonic()
     if getattr(args, "turns", 1) > 1:
@@ -70,4 +97,5 @@ def generate(args) -> dict:
     store.close()
     return {"out": args.out, "store": args.store, "samples": len(rows), "requested": requested,
             **usage_totals(rows), "wall_s": round(time.monotonic() - started, 3),
-            "prompt_template": next(iter(prompts.values())).template if prompts else None}
+            "prompt_template": next(iter(prompts.values())).template if prompts else None,
+            "settings": args.key_fields, "stream": args.stream}

@@ -1,6 +1,7 @@
 """Asking for samples and writing them out, shared by one-shot generation (generate.py) and
 refinement turns (refine.py): the resume key, the request pool, the submissions JSONL."""
 import concurrent.futures
+import dataclasses
 import json
 import os
 import sys
@@ -22,7 +23,8 @@ def submission_line(row: dict) -> dict:
                            "prompt_hash": row["prompt_hash"], "retrieved": row["retrieved"] or None,
                            "prompt_tokens": row["prompt_tokens"], "completion_tokens": row["completion_tokens"],
                            "latency_s": row["latency_s"], "cost_usd": row["cost_usd"],
-                           "finish_reason": row["finish_reason"], "settings": json.loads(row["settings"])}}
+                           "finish_reason": row["finish_reason"], "reasoning": row.get("reasoning"),
+                           "settings": json.loads(row["settings"])}}
 
 def write_jsonl(path: str, lines: list):
     temporary = path + ".partial"
@@ -34,9 +36,10 @@ def write_jsonl(path: str, lines: list):
 def resume_settings(args, template: str) -> str:
     """The resume key's part beyond model, prompt and sample: every other setting that changes
     an answer (canonical JSON, so equal settings are equal text)."""
-    return json.dumps({"base_url": args.base_url.rstrip("/"), "temperature": args.temperature,
-                       "max_tokens": args.max_tokens, "template": template, "prompt_mode": args.prompt},
-                      sort_keys=True)
+    settings = {"base_url": args.base_url.rstrip("/"), "temperature": args.temperature,
+                "max_tokens": args.max_tokens, "template": template, "prompt_mode": args.prompt}
+    settings.update(getattr(args, "key_fields", None) or {})  # request_settings.key_fields
+    return json.dumps(settings, sort_keys=True)
 
 def usage_totals(rows: list) -> dict:
     tokens = sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in rows)
@@ -52,25 +55,30 @@ def request_all(args, client, store, plan: list, what: str) -> tuple:
     print(f"keval generate: {what}, {len(plan) - len(todo)} already stored, {len(todo)} to request",
           file=sys.stderr, flush=True)
 
-    def one(name: str, sample: int, prompt):
-        completion = client.complete(prompt.messages, seed=sample)
-        cost = cost_of(completion.prompt_tokens, completion.completion_tokens, args.price_prompt,
-                       args.price_completion)
-        store.put(args.model, key[name, sample], prompt, name, sample, completion, cost)
-        return name, sample, completion
+    def one(name: str, samples: list, prompt):
+        """One request for `samples` (several with --n): each answer stored as its own sample,
+        the request's tokens and cost shared out among them."""
+        completion = client.complete(prompt.messages, seed=samples[0], n=len(samples))
+        choices = completion.choices or (completion,)
+        for j, (sample, choice) in enumerate(zip(samples, choices)):
+            part = share(completion, j, len(samples), choice)
+            cost = cost_of(part.prompt_tokens, part.completion_tokens, args.price_prompt, args.price_completion)
+            store.put(args.model, key[name, sample], prompt, name, sample, part, cost)
+        return name, samples, completion
 
     done = 0
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
     try:
-        pending = {pool.submit(one, name, i, prompt) for name, i, prompt in todo}
+        pending = {pool.submit(one, name, samples, prompt) for name, samples, prompt in batches(todo, getattr(args, "n", 1))}
         while pending:
             finished, pending = concurrent.futures.wait(pending, timeout=0.5,
                                                         return_when=concurrent.futures.FIRST_COMPLETED)
             for future in finished:
-                name, sample, completion = future.result()
-                done += 1
-                print(f"[{done}/{len(todo)}] {submission_id(name, args.model, sample)} "
-                      f"{completion.latency_s:.1f}s {completion.completion_tokens} tokens"
+                name, samples, completion = future.result()
+                done += len(samples)
+                print(f"[{done}/{len(todo)}] {submission_id(name, args.model, samples[0])}"
+                      + (f" (+{len(samples) - 1} in one request)" if len(samples) > 1 else "")
+                      + f" {completion.latency_s:.1f}s {completion.completion_tokens} tokens"
                       + (f" ({completion.attempts} attempts)" if completion.attempts > 1 else ""),
                       file=sys.stderr, flush=True)
     except BaseException:
@@ -78,6 +86,28 @@ def request_all(args, client, store, plan: list, what: str) -> tuple:
         raise
     pool.shutdown(wait=True)
     return stored_rows(args, store, plan), len(todo)
+
+
+def batches(todo: list, n: int) -> list:
+    """(task, [sample indices], prompt): up to n samples of one prompt per request."""
+    grouped = []
+    for name, i, prompt in todo:
+        last = grouped[-1] if grouped else None
+        if last and last[0] == name and last[2].hash == prompt.hash and len(last[1]) < n and last[1][-1] == i - 1:
+            last[1].append(i)
+        else:
+            grouped.append((name, [i], prompt))
+    return grouped
+
+
+def share(completion, j: int, n: int, choice):
+    """The j-th of n answers of one request, with its share of the request's tokens (the
+    remainder on the first, so the shares add up to the request's usage)."""
+    def part(total):
+        return None if total is None else total // n + (total % n if j == 0 else 0)
+    return dataclasses.replace(completion, text=choice.text, reasoning=choice.reasoning,
+                               finish_reason=choice.finish_reason, prompt_tokens=part(completion.prompt_tokens),
+                               completion_tokens=part(completion.completion_tokens), choices=())
 
 
 def stored_rows(args, store, plan: list) -> list:

@@ -1,4 +1,5 @@
-// keval generate: samples from an OpenAI-compatible server into a submissions JSONL
+// keval generate: samples from an OpenAI-compatible server or the Anthropic Messages API
+// (a model named anthropic/NAME) into a submissions JSONL
 // (docs/generate.md). The HTTP client, prompts and retrieval are Python (runner/keval_generate,
 // docs/decisions/0022-generate-in-python.md says why); this side checks the options and the suite and picks the tasks.
 // With --turns N the Python side judges each turn by running this same binary's `keval run`.
@@ -26,6 +27,13 @@ struct GenerateOptions {
   std::string judge_out, device;
   int jobs = 0;
   bool no_timing = false;
+  // Request settings, checked and sent by the Python side (runner/keval_generate/request_settings.py).
+  std::vector<std::string> headers, stops;
+  std::optional<double> top_p;
+  int n = 1;
+  std::optional<int> thinking_budget;
+  std::string prices, system_prompt, templ, reasoning_effort;
+  bool stream = false;
 };
 
 std::string number(double value) {
@@ -33,6 +41,19 @@ std::string number(double value) {
   out.precision(17);
   out << value;
   return out.str();
+}
+
+void add_request_args(const GenerateOptions& o, std::vector<std::string>& args) {
+  for (const auto& h : o.headers) args.push_back("--header=" + h);
+  for (const auto& s : o.stops) args.push_back("--stop=" + s);  // "=": a stop that starts with "-" stays a value
+  if (o.top_p) args.insert(args.end(), {"--top-p", number(*o.top_p)});
+  if (o.n > 1) args.insert(args.end(), {"--n", std::to_string(o.n)});
+  if (o.thinking_budget) args.insert(args.end(), {"--thinking-budget", std::to_string(*o.thinking_budget)});
+  if (!o.prices.empty()) args.insert(args.end(), {"--prices", o.prices});
+  if (!o.system_prompt.empty()) args.push_back("--system-prompt=" + o.system_prompt);
+  if (!o.templ.empty()) args.insert(args.end(), {"--template", o.templ});
+  if (!o.reasoning_effort.empty()) args.insert(args.end(), {"--reasoning-effort", o.reasoning_effort});
+  if (o.stream) args.push_back("--stream");
 }
 
 // Beside the output, named after it: subs.jsonl -> subs.generate.db, subs.turns.
@@ -68,6 +89,7 @@ std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite,
   if (o.price_prompt) args.insert(args.end(), {"--price-prompt", number(*o.price_prompt)});
   if (o.price_completion) args.insert(args.end(), {"--price-completion", number(*o.price_completion)});
   if (!o.corpus.empty()) args.insert(args.end(), {"--corpus", o.corpus});
+  add_request_args(o, args);
   if (o.turns > 1) add_refine_args(o, args);
   return args;
 }
@@ -75,12 +97,13 @@ std::vector<std::string> tool_args(const GenerateOptions& o, const Suite& suite,
 }  // namespace
 
 void add_generate_command(CLI::App& app, CommandAction& action) {
-  auto* cmd = app.add_subcommand("generate", "sample kernels from an OpenAI-compatible server into submissions JSONL");
+  auto* cmd = app.add_subcommand("generate", "sample kernels from an OpenAI-compatible or Anthropic API into submissions JSONL");
   auto o = std::make_shared<GenerateOptions>();
   cmd->add_option("--suite", o->suite, "suite folder or KIND:CHECKOUT (tritonbench-g, tritonbench-t, kernelbench, kernelbenchx)")
       ->required();
   cmd->add_option("--tasks", o->tasks, "only tasks matching this glob");
-  cmd->add_option("--model", o->model, "model name as the server knows it")->required();
+  cmd->add_option("--model", o->model, "model name as the server knows it; anthropic/NAME: the Anthropic Messages API, openai/NAME: NAME")
+      ->required();
   cmd->add_option("--base-url", o->base_url, "the API's base URL, e.g. http://localhost:8000/v1")->required();
   cmd->add_option("--api-key-env", o->api_key_env, "environment variable holding the API key (default OPENAI_API_KEY, if set)");
   cmd->add_option("--samples", o->samples, "samples per task (K)")->required()->check(CLI::Range(1, 10000));
@@ -94,6 +117,20 @@ void add_generate_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--corpus", o->corpus, "a peer checkout or JSON/JSONL file added to the one-shot corpus");
   cmd->add_option("--price-prompt", o->price_prompt, "USD per million prompt tokens (records the cost)")->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--price-completion", o->price_completion, "USD per million completion tokens")->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--prices", o->prices, "JSON price table: {MODEL: {input, output}} USD per million tokens")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--top-p", o->top_p, "nucleus sampling's top_p (default: the server's)")->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--stop", o->stops, "a stop sequence (repeatable)");
+  cmd->add_option("--n", o->n, "answers per request, the samples of a task asked together (OpenAI-compatible; default 1)")
+      ->check(CLI::Range(1, 128));
+  cmd->add_option("--header", o->headers, "an extra request header, \"NAME: VALUE\" (repeatable)");
+  cmd->add_flag("--stream", o->stream, "ask for a streamed answer (server-sent events), read as it streams");
+  cmd->add_option("--system-prompt", o->system_prompt, "system prompt text, in place of the template's");
+  cmd->add_option("--template", o->templ, "prompt template NAME.vN of runner/keval_generate/prompts (default: the suite's)");
+  cmd->add_option("--thinking-budget", o->thinking_budget, "Anthropic extended thinking's budget_tokens")
+      ->check(CLI::Range(1024, 10000000));
+  cmd->add_option("--reasoning-effort", o->reasoning_effort, "OpenAI reasoning models' reasoning_effort")
+      ->check(CLI::IsMember({"minimal", "low", "medium", "high"}));
   cmd->add_option("--request-timeout", o->request_timeout, "seconds per request (default 600)")->check(CLI::Range(1.0, 86400.0));
   cmd->add_option("--max-attempts", o->max_attempts, "attempts per request before giving up (default 8)")->check(CLI::Range(1, 100));
   cmd->add_option("--turns", o->turns, "answers per sample, each after the judge's feedback on the last (default 1)")

@@ -15,6 +15,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 SUITE = REPO / "suites" / "keval"
 SERVER = pathlib.Path(__file__).with_name("fake_openai_server.py")
+ANTHROPIC_SERVER = pathlib.Path(__file__).with_name("fake_anthropic_server.py")
 sys.path.insert(0, str(REPO / "runner"))
 
 CORE = ["vector_add", "relu", "softmax", "layer_norm", "rms_norm", "row_sum", "matmul", "bias_gelu",
@@ -54,12 +55,13 @@ def recorded_routes() -> list:
 
 
 class FakeServer:
-    def __init__(self, folder: pathlib.Path, config: dict):
+    def __init__(self, folder: pathlib.Path, config: dict, script: pathlib.Path = SERVER):
+        folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         (folder / "server.json").write_text(json.dumps(config))
         self.log = folder / "requests.jsonl"
         port_file = folder / "port"
-        self.process = subprocess.Popen([sys.executable, str(SERVER), "--config", str(folder / "server.json"),
+        self.process = subprocess.Popen([sys.executable, str(script), "--config", str(folder / "server.json"),
                                          "--port-file", str(port_file), "--log", str(self.log)])
         deadline = time.monotonic() + 20
         while not port_file.exists():
@@ -80,8 +82,8 @@ class FakeServer:
 def fake_server(tmp_path):
     servers = []
 
-    def start(config: dict) -> FakeServer:
-        server = FakeServer(tmp_path, config)
+    def start(config: dict, script: pathlib.Path = SERVER) -> FakeServer:
+        server = FakeServer(tmp_path / f"server-{len(servers)}" if servers else tmp_path, config, script)
         servers.append(server)
         return server
 

@@ -11,6 +11,10 @@ number `seed % len(responses)` (the client sends the sample index as `seed`); a 
 null is answered as `content: null` (a reasoning model out of tokens). `faults` maps the
 request's ordinal (1-based, over the server's life) to a fault answered instead: 429 with
 Retry-After: 1, 500, a body that is not JSON, or JSON without choices.
+A route's optional `reasoning` is sent as `reasoning_content`. A request with `n` gets n choices
+(responses seed, seed+1, ...); one with `stream: true` gets server-sent deltas (a few characters
+each, usage in the last chunk) unless the config says `"stream": false` (a server that does not
+stream). The log keeps each request's settings (every field but the messages) and its headers.
 
     python fake_openai_server.py --config C.json --port-file PORT [--log REQUESTS.jsonl]
 """
@@ -27,6 +31,7 @@ class State:
         self.routes = config["routes"]
         self.faults = {int(k): v for k, v in config.get("faults", {}).items()}
         self.delay_s = float(config.get("delay_s", 0.0))
+        self.streams = bool(config.get("stream", True))
         self.log_path = log_path
         self.lock = threading.Lock()
         self.count = 0
@@ -70,6 +75,8 @@ def make_handler(state: State):
             route = next((r for r in state.routes if r["match"] in prompt and r.get("also", "") in everything), None)
             seed = int(request.get("seed") or 0)
             state.log({"ordinal": ordinal, "fault": fault, "route": route["match"] if route else None, "seed": seed,
+                       "settings": {k: v for k, v in request.items() if k != "messages"},
+                       "headers": {k.lower(): v for k, v in self.headers.items()},
                        "messages": len(request["messages"]), "prompt_sha": hashlib.sha256(
                            json.dumps(request["messages"], sort_keys=True).encode()).hexdigest()})
             time.sleep(state.delay_s)
@@ -85,13 +92,38 @@ def make_handler(state: State):
                 return self.reply(404, json.dumps({"error": {"message": f"model {request.get('model')} not found"}}).encode())
             if route is None:
                 return self.reply(400, b'{"error": {"message": "no recorded completion for this prompt"}}')
-            text = route["responses"][seed % len(route["responses"])]
+            n = int(request.get("n") or 1)
+            texts = [route["responses"][(seed + j) % len(route["responses"])] for j in range(n)]
+            usage = {"prompt_tokens": len(prompt) // 4, "completion_tokens": sum(len(t or "") for t in texts) // 4}
+            if request.get("stream") and state.streams:
+                return self.stream(texts, route.get("reasoning"), usage)
             body = {"id": f"cmpl-{ordinal}", "object": "chat.completion", "model": request["model"],
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                 "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text or "") // 4,
-                              "total_tokens": len(prompt) // 4 + len(text or "") // 4}}
+                    "choices": [{"index": j, "message": {"role": "assistant", "content": text,
+                                                         **({"reasoning_content": route["reasoning"]}
+                                                            if route.get("reasoning") else {})},
+                                 "finish_reason": "stop"} for j, text in enumerate(texts)],
+                    "usage": dict(usage, total_tokens=usage["prompt_tokens"] + usage["completion_tokens"])}
             return self.reply(200, json.dumps(body).encode())
+
+        def stream(self, texts: list, reasoning, usage: dict):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            chunks = [{"choices": [{"index": j, "delta": {"reasoning_content": reasoning}}]}
+                      for j in range(len(texts)) if reasoning]
+            for j, text in enumerate(texts):
+                text = text or ""
+                chunks += [{"choices": [{"index": j, "delta": {"content": text[i:i + 7]}}]}
+                           for i in range(0, len(text), 7)]
+                chunks.append({"choices": [{"index": j, "delta": {}, "finish_reason": "stop"}]})
+            chunks.append({"choices": [], "usage": usage})
+            events = [f"data: {json.dumps(c)}\n\n" for c in chunks] + [": keep-alive\n\n", "data: [DONE]\n\n"]
+            try:
+                for event in events:
+                    self.wfile.write(event.encode())
+                    self.wfile.flush()
+            except BrokenPipeError:
+                pass
 
     return Handler
 
