@@ -32,14 +32,14 @@ def test_openai_settings_headers_stream_reasoning_and_n(fake_server):
     assert plain.text == streamed.text == ROUTES[0]["responses"][0]
     assert plain.reasoning == streamed.reasoning == ROUTES[0]["reasoning"]
     assert streamed.finish_reason == "stop" and streamed.prompt_tokens == plain.prompt_tokens
-    batch = openai_client(server).complete(MESSAGES, seed=1, n=3)
+    batch = openai_client(server, reasoning_effort="low").complete(MESSAGES, seed=1, n=3)
     assert [c.text for c in batch.choices] == ["second", "third", ROUTES[0]["responses"][0]]
     first, second, third = server.requests()
     assert first["settings"] == {"model": "fake-model", "temperature": 0.3, "top_p": 0.9, "stop": ["```\n\n"],
                                  "max_tokens": 77, "seed": 0}
     assert first["headers"]["x-team"] == "kernels" and first["headers"]["authorization"] == "Bearer k"
     assert second["settings"]["stream"] is True and second["settings"]["stream_options"] == {"include_usage": True}
-    assert third["settings"]["n"] == 3
+    assert third["settings"]["n"] == 3 and third["settings"]["reasoning_effort"] == "low"
 
 
 @pytest.mark.timeout(60)

@@ -124,6 +124,13 @@ def test_refine_feedback_scores_and_resume_between_turns(tmp_path, fake_server):
         run_summary = json.loads((judge_out / f"turn-{turn['turn']}" / "summary.json").read_text())
         assert run_summary["pass_at_k"]["1"] == turn["pass_at_k"]["1"]
     assert "turn  passes  pass@1" in result.stderr
+    # keval report on the judge folder counts the same curves again from each turn's results.
+    run_keval("report", judge_out, "--out", tmp_path / "refine.html")
+    markdown = (tmp_path / "refine.md").read_text()
+    for row in ("| 1 | 0 | 0.0% | – | – | 0 | 0.0% | – |", "| 2 | 3 | 75.0% | – | – | 3 | 75.0% | – |",
+                "| 3 | 2 | 50.0% | – | – | 3 | 75.0% | – |"):
+        assert row in markdown
+    assert 'id="refinement"' in (tmp_path / "refine.html").read_text()
 
     # Once done, a rerun asks nothing and judges nothing again.
     again = run_keval(*refine_args(server, out))
