@@ -12,6 +12,7 @@ DEFAULT_BASE_URL = "https://api.anthropic.com/v1"
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 VERSION = "2023-06-01"
 MAX_TOKENS_DEFAULT = 8192
+EMPTY_ANSWER = "(no answer)"  # the API refuses an empty message; a refinement turn may follow one
 
 
 def url(base_url: str) -> str:
@@ -25,7 +26,7 @@ def headers(api_key: str) -> dict:
 def body(model: str, messages: list, settings, seed: int | None, n: int) -> dict:
     system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
     b = {"model": model, "max_tokens": settings.max_tokens or MAX_TOKENS_DEFAULT,
-         "messages": [m for m in messages if m["role"] != "system"]}
+         "messages": [dict(m, content=m["content"] or EMPTY_ANSWER) for m in messages if m["role"] != "system"]}
     optional = {"system": system or None, "temperature": settings.temperature, "top_p": settings.top_p,
                 "stop_sequences": list(settings.stop) or None, "stream": True if settings.stream else None,
                 "thinking": ({"type": "enabled", "budget_tokens": settings.thinking_budget}

@@ -1,7 +1,7 @@
 """A small Anthropic Messages API server for the tests: a real process on a real socket, the
 same config as fake_openai_server.py (routes, faults, delay_s, stream). It checks what the real
 API insists on (x-api-key and anthropic-version headers, max_tokens, no system message in
-`messages`), answers with `text` blocks (and a `thinking` block when the route has `reasoning`),
+`messages`, no empty message), answers with `text` blocks (and a `thinking` block when the route has `reasoning`),
 and streams the API's events (message_start, content_block_start/delta/stop, message_delta,
 message_stop) when asked to. Answers are picked by request ordinal among routes' responses, as
 the API takes no seed: response number (ordinal - 1) % len(responses).
@@ -56,6 +56,8 @@ def make_handler(state: State):
                 return self.error(400, "invalid_request_error", "max_tokens: Field required")
             if any(m.get("role") not in ("user", "assistant") for m in request["messages"]):
                 return self.error(400, "invalid_request_error", "messages: roles must be user or assistant")
+            if any(not m.get("content") for m in request["messages"]):
+                return self.error(400, "invalid_request_error", "messages: text content blocks must be non-empty")
             prompt = request["messages"][-1]["content"]
             route = next((r for r in state.routes if r["match"] in prompt), None)
             if route is None:

@@ -76,3 +76,12 @@ def test_stream_parsers_read_events_split_over_lines():
     reply = openai_api.parse_stream(lines)
     assert [(c.text, c.finish_reason) for c in reply.choices] == [("abc", "length")]
     assert (reply.prompt_tokens, reply.completion_tokens) == (3, 2)
+
+
+@pytest.mark.timeout(60)
+def test_anthropic_gets_no_empty_message_after_an_empty_answer(fake_server):
+    """A refinement turn after a null answer: the Messages API refuses empty content."""
+    server = fake_server({"routes": ROUTES}, ANTHROPIC_SERVER)
+    turn = MESSAGES + [{"role": "assistant", "content": ""}, {"role": "user", "content": "hello again"}]
+    assert anthropic_client(server).complete(turn).text == "first answer, long enough to stream in pieces"
+    assert server.requests()[0]["messages"][1] == {"role": "assistant", "content": anthropic_api.EMPTY_ANSWER}
