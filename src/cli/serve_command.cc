@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "engine/out_lock.h"
 #include "engine/work_root.h"
 #include "serve/http_server.h"
 #include "serve/preset.h"
@@ -61,7 +62,8 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(1.0, 1e9));
   cmd->add_option("--batch-wait", service->gather_s, "seconds an idle server waits after a request for others to batch with it (default 0.25)")
       ->check(CLI::Range(0.0, 60.0));
-  cmd->add_option("--http-threads", http->threads, "connections served at once (default 128)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--http-threads", http->threads, "connections served at once (default 128; at most three "
+                  "quarters of them wait for a job at once, a wait over that is answered with the job's state)")->check(CLI::Range(4, 4096));
   cmd->add_option("--jobs", run->jobs, kJobsHelp)->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", run->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");
@@ -75,12 +77,19 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       HttpOptions http_options = *http;
       if (!token_file->empty()) http_options.token = read_token(*token_file);
       ServiceOptions service_options = *service;
+      // A quarter of the HTTP threads (at least 2) never wait for a job: health, metrics and
+      // new requests are answered however many clients long-poll.
+      service_options.max_waiting = static_cast<size_t>(http->threads - std::max(2, http->threads / 4));
       if (!reward_file->empty()) service_options.reward = RewardShaping::load(*reward_file);
       RunOptions base = *run;
       base.out = *out;
       base.timing = !*no_timing;
       base.sandbox = !*no_sandbox;
       base.suite_label = suite_label(*suite_dir);
+      // One server per folder, and no keval run beside it: a second one would queue the
+      // first one's running jobs again and fail them.
+      OutLock out_lock(base.out);
+      base.out_locked = true;
       std::filesystem::create_directories(base.out / "logs");
       JobQueue queue(base.out / "queue.db");
       if (queue.requeued_at_start() > 0) {
@@ -106,6 +115,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
         for (int i = 0; i < *lanes; ++i) {
           RunOptions lane = base;
           lane.out = base.out / ("lane-" + std::to_string(i));
+          lane.out_locked = false;  // a lane's own folder is locked by each of its runs
           lane.jobs = lane_jobs;
           lane.store_file = base.out / "keval.db";
           std::filesystem::create_directories(lane.out / "logs");

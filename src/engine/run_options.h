@@ -14,6 +14,7 @@ namespace keval {
 struct RunOptions {
   std::filesystem::path out;
   std::filesystem::path store_file;  // "" = out/keval.db (keval serve's lanes share one)
+  bool out_locked = false;  // the caller holds out's OutLock (keval serve, for its whole life)
   std::string device = "auto";  // auto | cpu | cuda
   std::string tasks_glob;       // "" = all
   int jobs = 0;                 // worker slots per GPU (or on the CPU); 0 = slots_per_gpu's default

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "common/cache_root.h"
@@ -34,7 +35,8 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                       const ResultListener& on_result) {
   if (options.sanitize) warm = nullptr;  // sanitizer runners end after every job: nothing stays warm
   check_tasks_glob(suite, options.tasks_glob, submissions);
-  OutLock out_lock(options.out);
+  std::optional<OutLock> out_lock;
+  if (!options.out_locked) out_lock.emplace(options.out);
   std::filesystem::create_directories(options.out / "work");
   std::filesystem::create_directories(options.out / "logs");
   Store store(options.store_file.empty() ? options.out / "keval.db" : options.store_file);

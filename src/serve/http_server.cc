@@ -6,8 +6,11 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
+
+#include "serve/route_label.h"
 
 namespace keval {
 namespace {
@@ -26,10 +29,22 @@ std::optional<double> wait_param(const httplib::Request& req) {
   }
 }
 
-// Route label for the metrics (job ids would make one series per job).
-std::string route_of(const httplib::Request& req) {
-  if (req.path.rfind("/v1/jobs/", 0) == 0) return req.method + " /v1/jobs/{id}";
-  return req.method + " " + req.path;
+// The body as sent; nullopt when it is refused or cannot be read (the status is set then).
+std::optional<std::string> read_body(const httplib::Request& req, httplib::Response& res,
+                                     const httplib::ContentReader& reader) {
+  if (req.is_multipart_form_data()) {
+    send(res, 415, {{"error", "send the request as one JSON body (Content-Type: application/json)"}, {"field", "Content-Type"}});
+    return std::nullopt;
+  }
+  std::string body;
+  if (!reader([&](const char* data, size_t n) {
+        body.append(data, n);
+        return true;
+      })) {
+    if (res.status < 400) send(res, 400, {{"error", "the body could not be read to its end"}, {"field", "body"}});
+    return std::nullopt;
+  }
+  return body;
 }
 
 }  // namespace
@@ -52,14 +67,26 @@ void serve_http(Service& service, const HttpOptions& options) {
   http.set_payload_max_length(options.max_body);
   http.set_read_timeout(30, 0);
 
-  http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+  // The token is checked before any body is read or asked for (100 Continue comes after it).
+  auto refused = [&](const httplib::Request& req, httplib::Response& res) {
     const bool open = req.path == "/v1/health" || req.path == "/metrics";
-    if (open || options.token.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    if (open || options.token.empty()) return false;
     const std::string auth = req.get_header_value("Authorization");
-    if (auth == "Bearer " + options.token) return httplib::Server::HandlerResponse::Unhandled;
+    if (auth == "Bearer " + options.token) return false;
     send(res, 401, {{"error", auth.empty() ? "missing token: send Authorization: Bearer TOKEN" : "wrong token"},
                     {"field", "Authorization"}});
-    return httplib::Server::HandlerResponse::Handled;
+    return true;
+  };
+  http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+    return refused(req, res) ? httplib::Server::HandlerResponse::Handled : httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_expect_100_continue_handler([&](const httplib::Request& req, httplib::Response& res) {
+    if (refused(req, res)) return res.status;
+    if (req.get_header_value_u64("Content-Length") > options.max_body) {
+      send(res, 413, {{"error", "body over the limit of " + std::to_string(options.max_body) + " bytes"}, {"field", "body"}});
+      return res.status;
+    }
+    return 100;
   });
   // Errors httplib answers itself (over the body limit, no such route) get a JSON body too.
   http.set_error_handler([&](const httplib::Request& req, httplib::Response& res) {
@@ -83,7 +110,7 @@ void serve_http(Service& service, const HttpOptions& options) {
     send(res, 500, {{"error", what}, {"field", "server"}});
   });
   http.set_logger([&](const httplib::Request& req, const httplib::Response& res) {
-    service.metrics().request(route_of(req), res.status);
+    service.metrics().request(route_label(req.method, req.path), res.status);
   });
 
   http.Get("/v1/health", [&](const httplib::Request&, httplib::Response& res) {
@@ -93,12 +120,18 @@ void serve_http(Service& service, const HttpOptions& options) {
   http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
     res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
   });
-  http.Post("/v1/evaluate", [&](const httplib::Request& req, httplib::Response& res) {
-    const Answer a = service.evaluate(req.body, req.get_header_value("Idempotency-Key"), wait_param(req));
+  // POST bodies are read raw whatever their Content-Type: curl -d sends JSON as
+  // application/x-www-form-urlencoded, which httplib would parse as a form, up to 8 KB only.
+  http.Post("/v1/evaluate", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    const auto body = read_body(req, res, reader);
+    if (!body) return;
+    const Answer a = service.evaluate(*body, req.get_header_value("Idempotency-Key"), wait_param(req));
     send(res, a.status, a.body);
   });
-  http.Post("/v1/evaluate/batch", [&](const httplib::Request& req, httplib::Response& res) {
-    const Answer a = service.evaluate_batch(req.body);
+  http.Post("/v1/evaluate/batch", [&](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    const auto body = read_body(req, res, reader);
+    if (!body) return;
+    const Answer a = service.evaluate_batch(*body);
     send(res, a.status, a.body);
   });
   http.Get(R"(/v1/jobs/([^/]+))", [&](const httplib::Request& req, httplib::Response& res) {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/scratch_dir_for_test.h"
+#include "common/wait_until_for_test.h"
 #include "serve/job_queue.h"
 #include "serve/preset.h"
 #include "serve/request.h"
@@ -250,6 +251,28 @@ TEST(ServiceTest, ARetryWithTheSameKeyGetsTheSameJobAndIsJudgedOnce) {
   EXPECT_EQ(done.status, 200);
   EXPECT_EQ(done.body["state"], "done");
   EXPECT_EQ(service.evaluate(R"({"task": "relu", "code": "other"})", "key-1", 0.0).status, 409);
+}
+
+TEST(ServiceTest, AWaitOverTheLimitIsAnsweredAtOnceWithTheJobsState) {
+  Fixture f;
+  JobQueue queue(f.dir.path() / "q.db");
+  FakeEvaluator evaluator;
+  ServiceOptions options;
+  options.max_waiting = 1;
+  Service service(queue, f.suite, evaluator, options);
+  const std::string id = service.evaluate(kRelu, "", 0.0).body["id"];
+  // No worker runs: the first long poll waits until the service stops.
+  auto first = std::async(std::launch::async, [&] { return service.job(id, 600); });
+  ASSERT_TRUE(wait_until([&] { return service.waiting() == 1; }));
+  const auto t0 = std::chrono::steady_clock::now();
+  const Answer second = service.job(id, 600);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
+  EXPECT_EQ(second.status, 200);
+  EXPECT_EQ(second.body["state"], "queued");
+  EXPECT_EQ(service.evaluate(kRelu, "", 600.0).status, 202);  // a POST's wait too
+  service.stop();
+  EXPECT_EQ(first.get().body["state"], "queued");
+  EXPECT_EQ(service.waiting(), 0u);
 }
 
 TEST(ServiceTest, QueuedJobsAreJudgedTogetherAndOnlyQueuedOnesCanBeCancelled) {

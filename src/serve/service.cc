@@ -62,6 +62,14 @@ nlohmann::json Service::answer_of(const Job& job) const {
 }
 
 std::optional<Job> Service::wait_for(const std::string& id, double seconds) {
+  size_t now = waiting_.load();
+  do {
+    if (options_.max_waiting > 0 && now >= options_.max_waiting) return queue_.get(id);  // poll again
+  } while (!waiting_.compare_exchange_weak(now, now + 1));
+  struct Leave {
+    std::atomic<size_t>& waiting;
+    ~Leave() { --waiting; }
+  } leave{waiting_};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   for (;;) {
     uint64_t seen;

@@ -26,6 +26,9 @@ struct ServiceOptions {
   size_t max_batch_request = 1024;  // submissions one POST /v1/evaluate/batch may carry
   double gather_s = 0.25;  // an idle worker woken by a new job waits this long for the others sent with it
   double forget_after_s = 0;  // finished jobs leave queue.db this long after they end; 0: never
+  // Requests that wait for a job at once (long polls, ?wait=); one more is answered at once
+  // with the job's state, so waits never hold every HTTP thread. 0: no limit.
+  size_t max_waiting = 0;
   std::optional<RewardShaping> reward;
 };
 
@@ -54,6 +57,7 @@ class Service {
   Answer health();
   std::string metrics_text();
   Metrics& metrics() { return metrics_; }
+  size_t waiting() const { return waiting_; }  // requests waiting for a job now
 
   // Judges one batch of queued jobs with lane `lane`; false when none was queued. Each lane's
   // worker loops on it.
@@ -80,6 +84,7 @@ class Service {
   std::vector<std::thread> workers_;
   double started_at_ = 0;
   std::atomic<double> last_forgotten_at_{0};
+  std::atomic<size_t> waiting_{0};
 };
 
 }  // namespace keval

@@ -1,0 +1,127 @@
+"""keval serve at its edges, with real sockets and a real server in CPU mode: metrics labels
+that a path cannot forge, long polls that cannot hold every HTTP thread, curl's form-encoded
+JSON above 8 KB, the token checked before 100 Continue, one server per --out."""
+import json
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+
+from conftest import KEVAL, REPO, keval_env
+from test_serve import TOKEN, Server, example
+
+
+def raw_exchange(port, request, read_until=b"\r\n\r\n"):
+    """Sends `request` as is and returns what came back up to `read_until` (or the close)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(request)
+        got = b""
+        while read_until not in got:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+
+def test_a_raw_path_never_becomes_a_metrics_label(tmp_path):
+    server = Server(tmp_path)
+    server.start()
+    try:
+        reply = raw_exchange(server.port, b"GET /x%22%7D%201%0Ainjected_total%7Ba%3D%22b%22%7D%209 HTTP/1.1\r\n"
+                                          b"Host: x\r\nConnection: close\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 401"), reply  # no token: refused, and still counted
+        status, metrics = server.call("GET", "/metrics", token=False)
+        assert status == 200
+        assert "injected_total" not in metrics, metrics
+        assert 'keval_http_requests_total{route="GET unrouted",code="401"} 1' in metrics
+        server.call("GET", "/v1/jobs/abc")
+        server.call("GET", "/v1/jobs/def")
+        assert 'route="GET /v1/jobs/{id}",code="404"} 2' in server.call("GET", "/metrics", token=False)[1]
+    finally:
+        server.stop()
+
+
+def test_the_documented_curl_example_works_above_8_kb(tmp_path):
+    """curl -d sends application/x-www-form-urlencoded; httplib parsed that as a form, 8 KB at most."""
+    server = Server(tmp_path)
+    server.start()
+    try:
+        body = tmp_path / "body.json"
+        body.write_text(json.dumps({"task": "rleu", "code": "x = 1\n" * 4000, "id": "big"}))  # 24 KB
+        assert body.stat().st_size > 20000
+        out = subprocess.run(
+            ["curl", "-s", "-H", f"Authorization: Bearer {TOKEN}", "-d", f"@{body}", "-w", "\n%{http_code}",
+             f"{server.url}/v1/evaluate?wait=0"], capture_output=True, text=True, timeout=60)
+        text, code = out.stdout.rsplit("\n", 1)
+        assert code == "422", out.stdout  # read to its end and judged as JSON: the task is misspelt
+        assert json.loads(text)["field"] == "task"
+    finally:
+        server.stop()
+
+
+def test_the_token_is_checked_before_100_continue(tmp_path):
+    server = Server(tmp_path)
+    server.start()
+    try:
+        head = (b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Expect: 100-continue\r\nContent-Length: 50000\r\n")
+        wrong = raw_exchange(server.port, head + b"Authorization: Bearer nope\r\n\r\n")
+        assert wrong.startswith(b"HTTP/1.1 401"), wrong
+        assert b"100 Continue" not in wrong
+        right = raw_exchange(server.port, head + f"Authorization: Bearer {TOKEN}\r\n\r\n".encode())
+        assert right.startswith(b"HTTP/1.1 100 Continue"), right
+        too_big = raw_exchange(server.port, head.replace(b"50000", b"900000") + f"Authorization: Bearer {TOKEN}\r\n\r\n".encode())
+        assert too_big.startswith(b"HTTP/1.1 413"), too_big
+    finally:
+        server.stop()
+
+
+def test_long_polls_on_every_thread_leave_health_answered(tmp_path):
+    """4 HTTP threads, 4 clients long-polling a job that takes 20 s: before, /v1/health waited for
+    them; now at most 2 wait and the others are answered at once with the job's state."""
+    server = Server(tmp_path, "--http-threads", "4", "--timeout", "20")
+    server.start()
+    try:
+        slow = dict(example("relu_correct"), id="sleeper", code="import time\ntime.sleep(120)\n")
+        status, queued = server.call("POST", "/v1/evaluate?wait=0", slow)
+        assert status == 202, queued
+        answers = []
+
+        def poll():
+            t0 = time.time()
+            status, answer = server.call("GET", f"/v1/jobs/{queued['id']}?wait=40")
+            answers.append((time.time() - t0, status, answer.get("state")))
+
+        polls = [threading.Thread(target=poll) for _ in range(4)]
+        for p in polls:
+            p.start()
+        t0 = time.time()
+        with urllib.request.urlopen(server.url + "/v1/health", timeout=60) as resp:
+            assert resp.status == 200
+        assert time.time() - t0 < 10, "health waited for the long polls"
+        assert server.call("GET", f"/v1/jobs/{queued['id']}")[1]["state"] in ("queued", "running")
+        for p in polls:
+            p.join(timeout=120)
+        quick = [a for a in answers if a[2] in ("queued", "running")]
+        assert len(answers) == 4 and len(quick) >= 2, answers
+    finally:
+        server.stop()
+
+
+def test_a_second_server_on_the_same_out_is_refused_in_one_line(tmp_path):
+    first = Server(tmp_path)
+    first.start()
+    try:
+        second = Server(tmp_path)  # the same --out, another port
+        proc = subprocess.run(
+            [KEVAL, "serve", "--suite", "suites/keval", "--port", str(second.port), "--device", "cpu",
+             "--out", str(first.out), "--no-timing"],
+            cwd=REPO, env=keval_env(), capture_output=True, text=True, timeout=60)
+        assert proc.returncode != 0
+        assert proc.stderr.strip() == (f"keval: {first.out} is in use by another keval run (pid {first.proc.pid}); "
+                                       "wait for it to finish or choose another --out"), proc.stderr
+        assert first.call("GET", "/v1/health", token=False)[0] == 200
+    finally:
+        first.stop()
