@@ -29,10 +29,10 @@ def _prepare_process():
     import torch
     torch.set_num_threads(1)  # children fork from here; a shared 2-core machine
     torch.use_deterministic_algorithms(True, warn_only=True)  # torch.empty is NaN-filled: unwritten outputs show
+    from keval_runner.interpreter_memcheck import enable_memcheck
     from keval_runner.interpreter_support import enable_interpreter_support
-    from .interpreter_memcheck import enable_memcheck
     enable_interpreter_support()
-    problem = enable_memcheck()
+    problem = enable_memcheck(everywhere=True)
     return problem
 
 

@@ -254,6 +254,13 @@ WATCHED = (
     ("triton.runtime.jit", "JITFunction.run"), ("triton.runtime.jit", "JITFunction.__getitem__"),
     ("triton.runtime.interpreter", "InterpretedFunction.run"),
     ("triton.runtime.interpreter", "InterpretedFunction.__getitem__"),
+    # the CPU bounds check's patches (interpreter_memcheck.py)
+    ("triton.runtime.interpreter", "InterpreterBuilder.create_masked_load"),
+    ("triton.runtime.interpreter", "InterpreterBuilder.create_masked_store"),
+    ("triton.runtime.interpreter", "InterpreterBuilder.create_atomic_rmw"),
+    ("triton.runtime.interpreter", "InterpreterBuilder.create_atomic_cas"),
+    ("triton.runtime.interpreter", "GridExecutor._init_args_hst"),
+    ("triton.runtime.interpreter", "GridExecutor.__call__"),
     ("keval_runner.kernel_tracking", "_record"), ("keval_runner.kernel_tracking", "tracking"),
     ("keval_runner.kernel_tracking", "split_by_module"), ("keval_runner.kernel_tracking", "kernel_identity"),
     ("json", "dumps"), ("json", "JSONEncoder"), ("os", "write"), ("os", "_exit"), ("os", "replace"),

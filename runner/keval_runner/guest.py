@@ -15,7 +15,7 @@ import time
 
 import torch
 
-from . import checks, cpu_pinning, device_sharing, kernel_profile, kernel_tracking, peak_memory
+from . import checks, cpu_pinning, device_sharing, interpreter_memcheck, kernel_profile, kernel_tracking, peak_memory
 from .compare import NonTensorOutput, as_output_list, tensors_identical
 from .errors import DeviceError, describe, out_of_memory_seen
 from .guest_channel import Channel, ChannelError
@@ -110,6 +110,10 @@ class Guest:
 
     def load(self, header, fds) -> None:
         kernel_tracking.install()
+        if self.device.type == "cpu":  # before the watch: the patched interpreter is what it keeps
+            problem = interpreter_memcheck.enable_memcheck()
+            if problem:  # in the job's stderr log, where a surprising pass is looked into
+                print(f"keval_runner: no bounds check on the CPU: {problem}", file=sys.stderr)
         if self.device.type == "cuda":
             device_sharing.driver()  # bound before the snapshot: its module global is set once
         if self.checks["tamper"]:
@@ -146,7 +150,8 @@ class Guest:
             poisoned = checks.poison_memory(self.device, checks.poison_size(inputs))
         ablate = bool(header.get("ablate"))
         result, failure = None, None
-        with kernel_tracking.tracking(suppress=CANDIDATE_MODULE if ablate else None) as launched, torch.no_grad():
+        with kernel_tracking.tracking(suppress=CANDIDATE_MODULE if ablate else None) as launched, torch.no_grad(), \
+                interpreter_memcheck.checking(inputs):
             started = _clock()
             try:
                 result = self.entry(*args)
@@ -154,6 +159,8 @@ class Guest:
             except (Exception, SystemExit) as exc:
                 failure = exc
             wall_ms = (_clock() - started) * 1e3
+        # an access out of bounds fails the call even where the submission caught the exception
+        failure = interpreter_memcheck.take_violation() or failure
         facts = {"kernels": launched_kernels(launched), "wall_ms": wall_ms, "poisoned": poisoned}
         if failure is not None:
             self.reply({**facts, **self.failed(failure)})
