@@ -78,8 +78,9 @@ void add_run_command(CLI::App& app, CommandAction& action) {
       if (!shard->empty()) {
         const Shard slice = parse_shard(*shard);
         const size_t total = list.size();
+        const std::string fingerprint = submissions_fingerprint(list);
         list = select_shard(list, slice);
-        write_shard_file(*out, slice, *submissions, list.size(), total);
+        write_shard_file(*out, slice, *submissions, fingerprint, list.size(), total);
       }
       RunOptions run = *options;
       run.out = *out;

@@ -17,6 +17,7 @@ namespace {
 
 struct Folder {
   std::filesystem::path dir;
+  ShardFile shard_file;
   Shard shard;
   bool finished = false;  // summary.json written: the run got to its end
   nlohmann::json summary;
@@ -25,6 +26,7 @@ struct Folder {
 
 Folder read_folder(const std::filesystem::path& dir) {
   Folder folder{dir, read_shard_file(dir)};
+  folder.shard = folder.shard_file.shard;
   const auto results = dir / "results.jsonl";
   std::ifstream in(results);
   if (!in) throw std::runtime_error(results.string() + ": no such file (is " + dir.string() + " a keval run's --out?)");
@@ -47,6 +49,15 @@ Folder read_folder(const std::filesystem::path& dir) {
     }
   }
   return folder;
+}
+
+// Where a result sorts: its origin less the submissions path the shard was given, so shards
+// given it as "subs.jsonl" and as "/abs/subs.jsonl" interleave by line.
+std::pair<std::string, long> place_of(const nlohmann::json& line, const Folder& folder) {
+  std::string origin = line.value("origin", "");
+  const std::string& prefix = folder.shard_file.submissions;
+  if (!prefix.empty() && origin.rfind(prefix, 0) == 0) origin.erase(0, prefix.size());
+  return origin_order(origin);
 }
 
 std::string device_mode(const Folder& folder) {
@@ -82,6 +93,12 @@ MergeReport merge_outputs(const MergeOptions& options) {
       throw std::runtime_error(f.dir.string() + ": ran in device mode " + device_mode(f) + ", " +
                                folders.front().dir.string() + " in " + device_mode(folders.front()));
     }
+    const std::string& fingerprint = folders.front().shard_file.fingerprint;
+    if (!fingerprint.empty() && !f.shard_file.fingerprint.empty() && f.shard_file.fingerprint != fingerprint) {
+      throw std::runtime_error(f.dir.string() + ": a shard of other submissions (" + f.shard_file.submissions + ") than " +
+                               folders.front().dir.string() + " (" + folders.front().shard_file.submissions +
+                               "); merge the shards of one submissions file");
+    }
     if (f.finished) finished.insert(f.shard.index);
   }
   for (int i = 0; i < count; ++i) {
@@ -94,8 +111,10 @@ MergeReport merge_outputs(const MergeOptions& options) {
                              " (run them again: they resume; or merge what there is with --partial)");
   }
 
-  // One line per submission: the same origin and id in two folders is one submission twice.
-  std::vector<nlohmann::json> lines;
+  // One line per submission: the same id and code in two folders is one submission twice (ids
+  // are unique in a submissions file, and the shards are of one file), whatever path it was
+  // read from.
+  std::vector<std::pair<std::pair<std::string, long>, nlohmann::json>> lines;
   std::set<std::pair<std::string, std::string>> seen;
   nlohmann::json environment;
   size_t resumed = 0, same_code = 0;
@@ -106,16 +125,14 @@ MergeReport merge_outputs(const MergeOptions& options) {
       same_code += f.summary.value("same_code", 0);
     }
     for (const auto& line : f.lines) {
-      if (!seen.emplace(line.value("origin", ""), line.value("id", "")).second) {
+      if (!seen.emplace(line.value("id", ""), line.value("hash", "")).second) {
         ++report.duplicate_results;
         continue;
       }
-      lines.push_back(line);
+      lines.emplace_back(place_of(line, f), line);
     }
   }
-  std::stable_sort(lines.begin(), lines.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-    return origin_order(a.value("origin", "")) < origin_order(b.value("origin", ""));
-  });
+  std::stable_sort(lines.begin(), lines.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 
   std::filesystem::create_directories(options.out);
   std::vector<std::filesystem::path> stores;
@@ -127,7 +144,7 @@ MergeReport merge_outputs(const MergeOptions& options) {
   report.duplicate_evaluations = counts.duplicates;
 
   std::vector<SubmissionResult> results;
-  for (const auto& line : lines) results.push_back(SubmissionResult::from_json(line));
+  for (const auto& [place, line] : lines) results.push_back(SubmissionResult::from_json(line));
   report.results = results.size();
   report.summary = make_summary(results, environment);
   report.summary["resumed"] = resumed;
@@ -142,7 +159,7 @@ MergeReport merge_outputs(const MergeOptions& options) {
   report.summary["run_id"] = run_id;
   store.finish_run(run_id, report.summary);
   std::ofstream results_file(options.out / "results.jsonl");
-  for (const auto& line : lines) results_file << line.dump() << "\n";
+  for (const auto& [place, line] : lines) results_file << line.dump() << "\n";
   std::ofstream(options.out / "summary.json") << report.summary.dump(2) << "\n";
   return report;
 }

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "submission/content_hash.h"
+
 namespace keval {
 namespace {
 
@@ -49,24 +51,35 @@ std::vector<Submission> select_shard(const std::vector<Submission>& all, const S
   return selected;
 }
 
+std::string submissions_fingerprint(const std::vector<Submission>& all) {
+  std::string listing;
+  for (const auto& s : all) listing += s.id + "\t" + s.hash + "\n";
+  return sha256_hex(listing);
+}
+
 void write_shard_file(const std::filesystem::path& out, const Shard& shard, const std::string& submissions,
-                      size_t selected, size_t total) {
+                      const std::string& fingerprint, size_t selected, size_t total) {
   std::filesystem::create_directories(out);
   nlohmann::json j = {{"shard", shard.label()}, {"index", shard.index}, {"count", shard.count},
-                      {"submissions", submissions}, {"selected", selected}, {"total", total}};
+                      {"submissions", submissions}, {"submissions_sha256", fingerprint},
+                      {"selected", selected}, {"total", total}};
   std::ofstream(out / "shard.json") << j.dump(2) << "\n";
 }
 
-Shard read_shard_file(const std::filesystem::path& out) {
+ShardFile read_shard_file(const std::filesystem::path& out) {
   const auto path = out / "shard.json";
   std::ifstream in(path);
   if (!in) return {};
+  ShardFile file;
   try {
     const auto j = nlohmann::json::parse(in);
-    return parse_shard(j.at("shard").get<std::string>());
+    file.shard = parse_shard(j.at("shard").get<std::string>());
+    file.submissions = j.value("submissions", "");
+    file.fingerprint = j.value("submissions_sha256", "");
   } catch (const std::exception& e) {
     throw std::runtime_error(path.string() + ": field \"shard\": " + e.what());
   }
+  return file;
 }
 
 }  // namespace keval

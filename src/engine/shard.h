@@ -29,10 +29,22 @@ int shard_of(const Submission& submission, int count);
 // The submissions of one shard, in their original order.
 std::vector<Submission> select_shard(const std::vector<Submission>& all, const Shard& shard);
 
-// OUT/shard.json: which slice of which submissions an output folder holds (read by `keval merge`).
+// What every shard of one evaluation shares, whatever path its submissions were read from
+// (relative, absolute, a copy on another cluster): a hash of all the submissions' ids and
+// content hashes, in order.
+std::string submissions_fingerprint(const std::vector<Submission>& all);
+
+// What OUT/shard.json says (read by `keval merge`).
+struct ShardFile {
+  Shard shard;                // {0,1} when there is no shard.json (a whole run)
+  std::string submissions;    // the path as given to keval run ("" when not written)
+  std::string fingerprint;    // submissions_fingerprint of all of them ("" from an older keval)
+};
+
+// OUT/shard.json: which slice of which submissions an output folder holds.
 void write_shard_file(const std::filesystem::path& out, const Shard& shard, const std::string& submissions,
-                      size_t selected, size_t total);
-// The shard an output folder holds; nullopt-like {0,1} when it has no shard.json (a whole run).
-Shard read_shard_file(const std::filesystem::path& out);
+                      const std::string& fingerprint, size_t selected, size_t total);
+// Throws std::runtime_error naming the file and field when shard.json cannot be read.
+ShardFile read_shard_file(const std::filesystem::path& out);
 
 }  // namespace keval

@@ -59,9 +59,10 @@ TEST(ShardTest, KeepsTheOriginalOrderWithinAShard) {
 
 TEST(ShardTest, ShardFileRoundTripsAndAWholeRunHasNone) {
   ScratchDir dir;
-  EXPECT_EQ(read_shard_file(dir.path()), (Shard{0, 1}));
-  write_shard_file(dir.path(), {3, 5}, "subs.jsonl", 2, 10);
-  EXPECT_EQ(read_shard_file(dir.path()), (Shard{3, 5}));
+  EXPECT_EQ(read_shard_file(dir.path()).shard, (Shard{0, 1}));
+  write_shard_file(dir.path(), {3, 5}, "subs.jsonl", "f1", 2, 10);
+  EXPECT_EQ(read_shard_file(dir.path()).shard, (Shard{3, 5}));
+  EXPECT_EQ(read_shard_file(dir.path()).fingerprint, "f1");
 }
 
 }  // namespace

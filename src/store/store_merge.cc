@@ -23,11 +23,37 @@ void merge_one(SqliteDb& target, const std::filesystem::path& source, StoreMerge
     std::map<int64_t, int64_t> run_ids;
     {
       Statement runs(target.get(), "SELECT id FROM src.runs ORDER BY id");
+      // A run merged before is that run: merging again copies it no second time, and only
+      // brings its end and summary when it has ended since. It has the same start (to the
+      // second), inputs and settings, and no evaluation that the source's run lacks: runs
+      // started in the same second (shards of one array) hold different ones.
+      Statement same(target.get(),
+                     "SELECT m.id FROM main.runs m JOIN src.runs s ON s.id = ? WHERE m.started_at IS s.started_at "
+                     "AND m.keval_version IS s.keval_version AND m.suite IS s.suite AND m.submissions IS s.submissions "
+                     "AND m.device IS s.device AND m.settings_json IS s.settings_json "
+                     "AND m.environment_json IS s.environment_json "
+                     "AND NOT EXISTS (SELECT 1 FROM main.evaluations me WHERE me.run_id = m.id AND NOT EXISTS "
+                     "(SELECT 1 FROM src.evaluations e WHERE e.run_id = s.id AND e.eval_key = me.eval_key)) "
+                     "ORDER BY m.id LIMIT 1");
+      Statement ended(target.get(),
+                      "UPDATE main.runs SET finished_at = s.finished_at, summary_json = s.summary_json FROM src.runs s "
+                      "WHERE main.runs.id = ? AND s.id = ? AND main.runs.finished_at IS NULL AND s.finished_at IS NOT NULL");
       Statement copy(target.get(),
                      "INSERT INTO main.runs(started_at, finished_at, keval_version, suite, submissions, device, "
                      "settings_json, environment_json, summary_json) SELECT started_at, finished_at, keval_version, "
                      "suite, submissions, device, settings_json, environment_json, summary_json FROM src.runs WHERE id = ?");
       while (runs.step()) {
+        same.bind(1, runs.integer(0));
+        const bool known = same.step();
+        const int64_t known_id = known ? same.integer(0) : 0;
+        same.reset();
+        if (known) {
+          ended.bind(1, known_id).bind(2, runs.integer(0));
+          ended.run();
+          ended.reset();
+          run_ids[runs.integer(0)] = known_id;
+          continue;
+        }
         copy.bind(1, runs.integer(0));
         copy.run();
         copy.reset();

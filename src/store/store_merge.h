@@ -2,6 +2,7 @@
 // Merging keval.db files (shards of one evaluation) into one store. An evaluation whose key the
 // target already holds is skipped, so merging twice, or merging overlapping shards, adds
 // nothing twice; runs, case figures, samples and timed cases come along with their evaluation.
+// A run merged before is not copied again.
 #include <filesystem>
 #include <vector>
 

@@ -69,8 +69,38 @@ TEST(StoreMergeTest, ResolvesDuplicatesByEvaluationKeySoMergingTwiceAddsNothing)
   EXPECT_EQ(counts.duplicates, 1u);
   counts = merge_stores(dir.path() / "m.db", {dir.path() / "a.db", dir.path() / "b.db"});
   EXPECT_EQ(counts.evaluations, 0u);
+  EXPECT_EQ(counts.runs, 0u);
   EXPECT_EQ(count(dir.path() / "m.db", "evaluations"), 3);
   EXPECT_EQ(count(dir.path() / "m.db", "case_results"), 3);
+  EXPECT_EQ(count(dir.path() / "m.db", "runs"), 2);  // each source's run once
+}
+
+TEST(StoreMergeTest, ARunMergedBeforeItEndedGetsItsEndOnTheNextMerge) {
+  ScratchDir dir;
+  int64_t run;
+  {
+    Store store(dir.path() / "a.db");
+    run = store.begin_run({"suite", "subs", "cpu", {}, {}});
+    store.put_evaluation(run, "k1", "code", 1, result_of("k1", Verdict::kPass), nullptr);
+  }
+  merge_stores(dir.path() / "m.db", {dir.path() / "a.db"});
+  {
+    Store store(dir.path() / "a.db");
+    store.put_evaluation(run, "k2", "code", 1, result_of("k2", Verdict::kPass), nullptr);
+    store.finish_run(run, {{"n", 2}});
+  }
+  const auto counts = merge_stores(dir.path() / "m.db", {dir.path() / "a.db"});
+  EXPECT_EQ(counts.runs, 0u);
+  EXPECT_EQ(counts.evaluations, 1u);
+  EXPECT_EQ(count(dir.path() / "m.db", "runs"), 1);
+  sqlite3* db = nullptr;
+  sqlite3_open((dir.path() / "m.db").c_str(), &db);
+  {
+    Statement finished(db, "SELECT count(*) FROM runs WHERE finished_at IS NOT NULL AND summary_json IS NOT NULL");
+    finished.step();
+    EXPECT_EQ(finished.integer(0), 1);
+  }
+  sqlite3_close(db);
 }
 
 TEST(StoreMergeTest, AMissingSourceIsAnErrorNamingIt) {

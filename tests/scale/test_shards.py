@@ -20,6 +20,8 @@ def test_merged_shards_equal_one_run_and_a_rerun_resumes(tmp_path, submissions_f
         assert ids == [l["id"] for l in lines if shard_of(l["task"], l["code"], 2) == i]
         assert 0 < len(ids) < len(lines)
         shards.append(out)
+    fingerprints = {json.loads((s / "shard.json").read_text())["submissions_sha256"] for s in shards}
+    assert len(fingerprints) == 1  # keval merge tells shards of other submissions by it
 
     # a shard given twice (a duplicate) changes nothing
     merged = tmp_path / "merged"
@@ -65,3 +67,33 @@ def test_merge_refuses_missing_or_unfinished_shards_and_mismatched_counts(tmp_pa
     bad = run_keval("run", *RUN, "--submissions", "examples/submissions.jsonl", "--out", tmp_path / "x",
                     "--shard", "2/2", check=False)
     assert bad.returncode == 1 and "--shard" in bad.stderr
+
+
+def result_line(id_, origin):
+    return {"id": id_, "hash": "hash-" + id_, "task": "relu", "verdict": "pass", "reasons": [], "origin": origin}
+
+
+def shard_of_file(folder, label, submissions, lines, fingerprint="f1"):
+    folder.mkdir()
+    (folder / "results.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines))
+    (folder / "shard.json").write_text(json.dumps({"shard": label, "submissions": submissions,
+                                                   "submissions_sha256": fingerprint}))
+    (folder / "summary.json").write_text(json.dumps({"environment": {"device_mode": "cpu_interpreter"}}))
+    return folder
+
+
+def test_merge_knows_one_file_by_any_path_and_refuses_shards_of_another(tmp_path):
+    absolute = str(tmp_path / "subs.jsonl")
+    relative = shard_of_file(tmp_path / "rel", "0/2", "subs.jsonl", [result_line("a", "subs.jsonl:2")])
+    again = shard_of_file(tmp_path / "abs", "0/2", absolute, [result_line("a", absolute + ":2")])
+    other = shard_of_file(tmp_path / "one", "1/2", absolute,
+                          [result_line("b", absolute + ":1"), result_line("c", absolute + ":3")])
+    proc = run_keval("merge", relative, again, other, "--out", tmp_path / "m")
+    assert "1 duplicate" in proc.stdout
+    assert [r["id"] for r in read_results(tmp_path / "m")] == ["b", "a", "c"]  # in the file's order
+
+    foreign = shard_of_file(tmp_path / "foreign", "1/2", "subs.jsonl", [result_line("b", "subs.jsonl:1")],
+                            fingerprint="f2")
+    proc = run_keval("merge", relative, foreign, "--out", tmp_path / "m2", check=False)
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "foreign: a shard of other submissions" in proc.stderr, proc.stderr
