@@ -11,7 +11,6 @@ Judging is the controller's.
 """
 
 import os
-import sys
 
 import torch
 
@@ -131,13 +130,14 @@ class CandidateJob:
             return None
 
     def shared(self, args, guard_bytes: int):
+        """(SharedCall, why its guard bands were dropped or None). Out of memory for the bands
+        still leaves the call to run; the `call` message says so and the judge decides."""
         try:
-            return SharedCall(args, guard_bytes)
+            return SharedCall(args, guard_bytes), None
         except Exception as exc:  # e.g. out of memory: the guard bands go, the sharing cannot
             if guard_bytes == 0:
                 raise
-            print(f"keval_runner: no guard bands: {exc!r}", file=sys.stderr)
-            return SharedCall(args, 0)
+            return SharedCall(args, 0), clip(f"could not be allocated: {exc!r}", 200)
 
     def guest_call(self, shared: SharedCall, where: dict, **options):
         """The guest's reply to one call, and its outputs as CPU tensors that each own their
@@ -175,7 +175,7 @@ class CandidateJob:
         args = self._inputs(case, seed, read_only=True)
         if args is None:
             return None
-        shared = self.shared(args, self.checks["guard_bytes"])
+        shared, guards_dropped = self.shared(args, self.checks["guard_bytes"])
         try:
             # the drawn inputs (the memo's own, where it keeps them) were copied into the shared
             # buffers: they are what the call must leave unchanged, with no other copy made
@@ -200,8 +200,8 @@ class CandidateJob:
         self.send("call", **where, ok=outputs is not None, kernels=own, other_kernels=other,
                   inputs_mutated=mutated, output_is_input=reply.get("output_is_input") is True,
                   n_outputs=len(outputs) if outputs is not None else None, wall_ms=wall_ms,
-                  guard_violations=violations, poisoned=reply.get("poisoned") is True,
-                  foreign_output_types=[clip(str(t), 200) for t in foreign])
+                  guard_violations=violations, guard_bands_dropped=guards_dropped,
+                  poisoned=reply.get("poisoned") is True, foreign_output_types=[clip(str(t), 200) for t in foreign])
         return outputs
 
     # -- determinism, timing, profile ----------------------------------------------------
@@ -218,7 +218,7 @@ class CandidateJob:
         args = self._inputs(case, seed, read_only=True)
         if args is None:
             return
-        shared = self.shared(args, 0)
+        shared = SharedCall(args, 0)  # no guard bands asked: none to drop
         try:
             reply, second = self.guest_call(shared, where, compare_kept=self.case_key(case), seed=seed)
         finally:
@@ -354,7 +354,7 @@ class CandidateJob:
         args = self._inputs(case, seed, read_only=True)
         if args is None:
             return
-        shared = self.shared(args, 0)
+        shared = SharedCall(args, 0)  # no guard bands asked: none to drop
         try:
             header = {"op": "profile", "args": shared.fields,
                       "screen_share": float(self.request.get("profile_screen_share") or 0)}

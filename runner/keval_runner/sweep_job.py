@@ -113,7 +113,7 @@ class SweepJob:
             self.send(index, "call", **where, ok=True, kernels=own, other_kernels=other,
                       inputs_mutated=any(not tensors_identical(a, b) for a, b in zip(tensors_in(args), inputs)),
                       output_is_input=any(o is t for o in outs for t in inputs),
-                      guard_violations=[], foreign_output_types=[])
+                      guard_violations=[], guard_bands_dropped=None, foreign_output_types=[])
             with phase("compare"):
                 facts = compare_outputs(outs, refs, case.get("atol", 0.0), case.get("rtol", 0.0))
             self.send(index, "compare", **where, missing=False, n_outputs=len(outs),

@@ -44,6 +44,7 @@ CallMessage CallMessage::read(FieldReader& fields) {
   m.inputs_mutated = fields.boolean("inputs_mutated");
   m.output_is_input = fields.boolean("output_is_input");
   m.guard_violations = fields.integers("guard_violations");
+  m.guard_bands_dropped = fields.nullable_string("guard_bands_dropped");
   m.foreign_output_types = fields.strings("foreign_output_types");
   return m;
 }

@@ -35,6 +35,8 @@ struct CallMessage {
   bool inputs_mutated = false;
   bool output_is_input = false;
   std::vector<long long> guard_violations;  // inputs whose guard bands changed
+  // Why the warden placed no guard bands though asked (out of memory); absent in older facts.
+  std::optional<std::string> guard_bands_dropped;
   std::vector<std::string> foreign_output_types;
   static CallMessage read(FieldReader& fields);
 };

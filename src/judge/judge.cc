@@ -23,6 +23,13 @@ bool is_compile_error(const std::string& kind) {
          kind.find("CompilationError") != std::string::npos || kind == "CompileTimeAssertionFailure";
 }
 
+// A call's exception: compiled or run. "OutOfBounds" is the CPU interpreter's bounds check
+// (runner/keval_runner/interpreter_memcheck.py): a load or store outside the launch's tensors.
+Verdict call_error_verdict(const std::string& kind) {
+  if (kind == "OutOfBounds") return Verdict::kOutOfBounds;
+  return is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError;
+}
+
 std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
   if (job.timed_out) {
     return Judgement{Verdict::kTimeout,
@@ -148,8 +155,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   for (const ErrorMessage& error : errors) {
     if (error.stage != "call") continue;
     if (error.error_kind == "NonTensorOutput") return Judgement{Verdict::kWrongShape, {error_text(error)}};
-    return Judgement{is_compile_error(error.error_kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
-                     {error_text(error)}};
+    return Judgement{call_error_verdict(error.error_kind), {error_text(error)}};
   }
   for (const ErrorMessage& error : errors) {
     if (error.stage == "profile") continue;  // informs only
@@ -186,8 +192,7 @@ std::optional<Judgement> judge_timing_job(const JobOutcome& job, const JudgePoli
   for (const ErrorMessage& error : job.messages_of<ErrorMessage>()) {
     if (error.stage == "profile") continue;
     if (error.stage == "call" || error.stage == "timing" || error.stage == "import") {
-      return Judgement{is_compile_error(error.error_kind) ? Verdict::kCompileError : Verdict::kRuntimeError,
-                       {"while timing: " + error_text(error)}};
+      return Judgement{call_error_verdict(error.error_kind), {"while timing: " + error_text(error)}};
     }
     return Judgement{Verdict::kCrash, {"harness (timing): " + error_text(error)}};
   }
@@ -238,6 +243,18 @@ bool differs_only_where_reference_undefined(const DeterminismMessage& check,
   return false;
 }
 
+// A pass says what it could not check: calls whose guard bands the warden could not place (out
+// of memory) had no out-of-bounds check. The call still counts; the reader is told.
+std::vector<std::string> unchecked_bounds(const JobOutcome& candidate) {
+  std::vector<std::string> notes;
+  for (const CallMessage& call : candidate.messages_of<CallMessage>()) {
+    if (!call.guard_bands_dropped) continue;
+    notes.push_back(where(call.at) + "no guard bands (" + *call.guard_bands_dropped +
+                    "): writes outside the inputs' bounds were not checked on this call");
+  }
+  return notes;
+}
+
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto reach = judge_harness_reach(facts.harness_reach)) return *reach;
   if (auto malformed = judge_malformed_facts(facts)) return *malformed;
@@ -274,7 +291,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (facts.timing) {
     if (auto failure = judge_timing_job(*facts.timing, policy)) return *failure;
   }
-  return {Verdict::kPass, {}};
+  return {Verdict::kPass, unchecked_bounds(facts.candidate)};
 }
 
 }  // namespace

@@ -95,6 +95,17 @@ TEST(JudgeTest, TritonCompilationErrorDuringCallIsCompileError) {
   EXPECT_EQ(verdict_of(facts), Verdict::kCompileError);
 }
 
+TEST(JudgeTest, TheInterpretersBoundsCheckDuringACallIsOutOfBounds) {
+  EvaluationFacts facts{finished({{{"type", "error"}, {"stage", "call"}, {"error_kind", "OutOfBounds"},
+                                   {"message", "kernel _add: store of 1 lane(s) out of bounds"}, {"line", 17}}}),
+                        std::nullopt};
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kOutOfBounds);
+  ASSERT_FALSE(j.reasons.empty());
+  EXPECT_NE(j.reasons[0].find("line 17: kernel _add: store of 1 lane(s) out of bounds"), std::string::npos)
+      << j.reasons[0];
+}
+
 TEST(JudgeTest, ExitWithoutDoneIsCrashEvenWithCodeZero) {
   JobOutcome job;
   job.messages = {call()};
@@ -175,6 +186,24 @@ TEST(JudgeIntegrityTest, GuardBandWriteIsOutOfBounds) {
   c["guard_violations"] = {0};
   EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
   EXPECT_EQ(verdict_of(facts), Verdict::kOutOfBounds);
+}
+
+TEST(JudgeIntegrityTest, DroppedGuardBandsPassWithTheUncheckedBoundsSaid) {
+  json c = call();
+  c["guard_bands_dropped"] = "could not be allocated: OutOfMemoryError()";
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kPass);
+  ASSERT_EQ(j.reasons.size(), 1u);
+  EXPECT_NE(j.reasons[0].find("no guard bands (could not be allocated"), std::string::npos) << j.reasons[0];
+  EXPECT_TRUE(judge(facts_with({output({37}, "float32", 0)}), {}).reasons.empty());
+}
+
+TEST(JudgeIntegrityTest, GuardBandsDroppedOfTheWrongTypeFailsClosed) {
+  json c = call();
+  c["guard_bands_dropped"] = true;
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_NE(judge(facts, {}).verdict, Verdict::kPass);
 }
 
 TEST(JudgeIntegrityTest, TensorSubclassOutputIsTampering) {

@@ -25,7 +25,7 @@ inline json call(bool mutated = false, std::vector<std::string> kernels = {"add_
   return {{"type", "call"}, {"case", "odd"}, {"dtype", "float32"}, {"seed", 7}, {"ok", true},
           {"kernels", kernels}, {"other_kernels", json::array()}, {"inputs_mutated", mutated},
           {"output_is_input", false}, {"guard_violations", json::array()},
-          {"foreign_output_types", json::array()}, {"n_outputs", 1}, {"wall_ms", 0.5}, {"poisoned", true}};
+          {"guard_bands_dropped", nullptr}, {"foreign_output_types", json::array()}, {"n_outputs", 1}, {"wall_ms", 0.5}, {"poisoned", true}};
 }
 
 // The re-run of the call above.

@@ -40,6 +40,18 @@ def test_checks_off_report_neutral_facts(runner, jobs):
     assert timing["input_sets"] >= len(timing["samples_ms"]) + TIMING["warmup"]
 
 
+def test_guard_bands_that_cannot_be_allocated_are_a_fact_not_a_silent_drop(runner, jobs):
+    # 2**60 bytes of guard band: the allocation fails for real; the call runs without them and
+    # says so, for the judge to decide (src/judge/judge.cc notes it on a pass)
+    messages = runner.run(jobs.candidate("correct", cases=[case(seeds=[1])], checks=all_checks(guard_bytes=2**60)))
+    call = only(messages, "call")
+    assert call["ok"] and call["guard_violations"] == []
+    assert call["guard_bands_dropped"].startswith("could not be allocated: OSError(12"), call
+    assert of_type(messages, "error") == []
+    placed = only(runner.run(jobs.candidate("correct", cases=[case(seeds=[1])], checks=all_checks())), "call")
+    assert placed["guard_bands_dropped"] is None
+
+
 def test_bad_checks_field_is_a_bad_request(runner, jobs):
     runner.send(jobs.candidate("correct", checks={"guard_bytes": -1}))
     error = runner.next()
