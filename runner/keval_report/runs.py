@@ -6,6 +6,7 @@ per-turn curves beside it."""
 import json
 import os
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass, field
 
 from .errors import ReportError
@@ -61,12 +62,21 @@ def _elements(params: dict) -> int:
     return size
 
 
+def read_only_uri(path: str) -> str:
+    """A URI that reads the store without writing anything. In a folder this user cannot write
+    (a read-only mount, another user's run) SQLite cannot make the WAL's -shm file, so the store
+    is read as it stands (its last checkpoint; every finished run has one)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    query = "mode=ro" if os.access(folder, os.W_OK) else "mode=ro&immutable=1"
+    return f"file:{urllib.parse.quote(os.path.abspath(path))}?{query}"
+
+
 def _read_store(path: str, run: Run) -> None:
     """Code, comparisons and case shapes; a run without its keval.db still reports its results."""
     if not os.path.exists(path):
         return
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(read_only_uri(path), uri=True)
         for digest, code in db.execute("SELECT hash, code FROM submissions"):
             run.code[digest] = code
         for digest, facts in db.execute("SELECT submission_hash, facts_json FROM evaluations ORDER BY id"):

@@ -1,5 +1,7 @@
 #include "engine/rejudge.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <fstream>
 
@@ -100,7 +102,13 @@ RejudgeOutput rejudge_run(RejudgeOptions options) {
   if (!std::filesystem::is_regular_file(db_path)) {
     throw RejudgeInputError(db_path.string() + ": no such file (is " + out.string() + " the --out of a keval run?)");
   }
-  if (options.into.empty()) options.into = out / rejudge_folder_name(options.tolerance_scale);
+  if (options.into.empty()) {
+    if (::access(out.c_str(), W_OK) != 0) {
+      throw RejudgeInputError(out.string() + ": cannot be written (a read-only mount or another user's run); "
+                              "give --into DIR to write the rejudged results elsewhere");
+    }
+    options.into = out / rejudge_folder_name(options.tolerance_scale);
+  }
   std::error_code ignored;
   if (std::filesystem::equivalent(options.into, out, ignored)) {
     throw RejudgeInputError("--into " + options.into.string() +

@@ -1,10 +1,44 @@
 #include "store/sqlite_db.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 namespace keval {
 
+namespace {
+
+// A URI for `path`: the characters a URI gives a meaning to are escaped.
+std::string file_uri(const std::filesystem::path& path, const std::string& query) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      uri += escaped;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?" + query;
+}
+
+}  // namespace
+
 SqliteDb::SqliteDb(const std::filesystem::path& path, Mode mode, const std::string& what) : path_(path) {
-  const int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  std::string name = path.string();
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (mode == Mode::kReadOnly) {
+    flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    // A WAL store is read through OUT/keval.db-shm, which SQLite must create when missing: in a
+    // folder this user cannot write (a read-only mount, another user's run) that fails with
+    // "attempt to write a readonly database". No keval can write there either, so the file is
+    // read as it stands (its last checkpoint; every finished run has one).
+    const auto folder = std::filesystem::absolute(path).parent_path();
+    const bool immutable = ::access(folder.c_str(), W_OK) != 0;
+    name = file_uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro");
+  }
+  if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw StoreError(path.string() + ": cannot open " + what + ": " + message);
