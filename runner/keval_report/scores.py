@@ -1,8 +1,7 @@
-"""The figures of a run's summary that summary.json does not hold: the geometric-mean speedup's
-bootstrap interval and pass@k over tasks with several samples (docs/judging.md, "Scores")."""
+"""A run's figures for the report, read from summary.json (the controller computes every
+statistic once: src/report/summary.cc); the per-turn curves of a refinement still count theirs."""
 
 import math
-import random
 
 
 def geomean(values: list):
@@ -12,57 +11,40 @@ def geomean(values: list):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def geomean_ci(values: list, resamples: int = 2000, seed: int = 17):
-    """95% percentile bootstrap interval of the geometric mean (seeded: the same run, the same
-    page); None with fewer than two values."""
-    logs = [math.log(v) for v in values if v and v > 0]
-    if len(logs) < 2:
-        return None
-    rng = random.Random(seed)
-    means = sorted(sum(rng.choice(logs) for _ in logs) / len(logs) for _ in range(resamples))
-    return math.exp(means[int(0.025 * resamples)]), math.exp(means[int(0.975 * resamples) - 1])
-
-
 def pass_at_k(n: int, c: int, k: int) -> float:
-    """The chance that at least one of k samples drawn from n (c of them correct) passes."""
+    """The chance that at least one of k samples drawn from n (c of them correct) passes (a
+    refinement's per-turn curves only: a run's pass@k is summary.json's)."""
     if n - c < k:
         return 1.0
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
-def pass_at_ks(results: list) -> dict:
-    """{"pass@1": x, "pass@5": y, ...} averaged over tasks with at least k submissions; {} when
-    no task has more than one (a run of single attempts has no samples to draw from)."""
-    per_task = {}
-    for r in results:
-        n, c = per_task.get(r["task"], (0, 0))
-        per_task[r["task"]] = (n + 1, c + (r["verdict"] == "pass"))
-    most = max((n for n, _ in per_task.values()), default=0)
-    if most < 2:
-        return {}
-    scores = {}
-    for k in (1, 5, 10, 100):
-        tasks = [(n, c) for n, c in per_task.values() if n >= k]
-        if k > 1 and k > most:
-            break
-        scores[f"pass@{k}"] = sum(pass_at_k(n, c, k) for n, c in tasks) / len(tasks)
-    return scores
+def summary_pass_at_ks(summary: dict) -> dict:
+    """{"pass@1": x, ...}: summary.json's pass_at_k (the controller's one definition: k up to the
+    smallest task's sample count, averaged over every task)."""
+    figures = summary.get("pass_at_k") or {}
+    return {f"pass@{k}": v for k, v in sorted(figures.items(), key=lambda kv: int(kv[0]))}
+
+
+def summary_interval(summary: dict):
+    """summary.json's geomean_speedup_ci as (low, high), or None (not timed, or an older run)."""
+    ci = summary.get("geomean_speedup_ci")
+    return tuple(ci) if isinstance(ci, list) and len(ci) == 2 else None
 
 
 def run_scores(run) -> dict:
+    """The run's figures as summary.json holds them: nothing here is counted again."""
     s = run.summary
-    speedups = [r["speedup"] for r in run.results if r.get("verdict") == "pass" and r.get("speedup")]
-    ci = geomean_ci(speedups)
     fast = s.get("fast_p") or {}
     return {
         "n": len(run.results),
         "call_accuracy": s.get("call_accuracy"),
         "exec_accuracy": s.get("exec_accuracy"),
-        "geomean_speedup": s.get("geomean_speedup") if s.get("geomean_speedup") is not None else geomean(speedups),
-        "geomean_ci": ci,
+        "geomean_speedup": s.get("geomean_speedup"),
+        "geomean_ci": summary_interval(s),
         "fast_1": fast.get("1"),
         "fast_p": fast,
-        "pass_at_k": pass_at_ks(run.results),
+        "pass_at_k": summary_pass_at_ks(s),
         "verdict_counts": s.get("verdict_counts") or {},
         "baseline": s.get("speedup_baseline"),
         "timing_method": s.get("timing_method"),

@@ -56,11 +56,6 @@ nlohmann::json sample_figures(const std::vector<const SubmissionResult*>& result
   }
   nlohmann::json fast = nlohmann::json::object();
   for (double p : kFastThresholds) fast[key_of(p)] = number_or_null(measured_fast_p(per_submission, passes, p));
-  nlohmann::json ci = nullptr;
-  if (!speedups.empty()) {
-    const Interval interval = bootstrap_geomean_ci(speedups);
-    ci = nlohmann::json::array({interval.low, interval.high});
-  }
   const auto prompt_tokens = generation_sum(results, "prompt_tokens");
   const auto completion_tokens = generation_sum(results, "completion_tokens");
   std::optional<double> tokens;
@@ -74,7 +69,7 @@ nlohmann::json sample_figures(const std::vector<const SubmissionResult*>& result
           {"pass_at_k", pass_at_k_over_tasks(results)},
           {"fast_p", fast},
           {"geomean_speedup", number_or_null(geomean(speedups))},
-          {"geomean_speedup_ci", ci},
+          {"geomean_speedup_ci", geomean_speedup_ci(results)},
           {"prompt_tokens", number_or_null(prompt_tokens)},
           {"completion_tokens", number_or_null(completion_tokens)},
           {"cost_usd", number_or_null(cost)},
@@ -83,6 +78,16 @@ nlohmann::json sample_figures(const std::vector<const SubmissionResult*>& result
           {"cost_usd_per_pass", per_pass(cost, passes)},
           {"generation_s_per_pass", per_pass(seconds, passes)},
           {"code_metrics", code_metric_means(results)}};
+}
+
+nlohmann::json geomean_speedup_ci(const std::vector<const SubmissionResult*>& results) {
+  std::vector<double> speedups;
+  for (const auto* r : results) {
+    if (r->exec() && r->speedup) speedups.push_back(*r->speedup);
+  }
+  if (speedups.empty()) return nullptr;
+  const Interval interval = bootstrap_geomean_ci(speedups);
+  return nlohmann::json::array({interval.low, interval.high});
 }
 
 nlohmann::json pass_at_k_over_tasks(const std::vector<const SubmissionResult*>& results) {

@@ -16,6 +16,10 @@ namespace keval {
 // those not above that n. Empty object for no results.
 nlohmann::json pass_at_k_over_tasks(const std::vector<const SubmissionResult*>& results);
 
+// [low, high]: the 95% bootstrap interval of the passing results' geometric-mean speedup, or
+// null when none was timed. summary.json's one definition, which the HTML report only reads.
+nlohmann::json geomean_speedup_ci(const std::vector<const SubmissionResult*>& results);
+
 // Means of the results' code metrics (null where none was computed), and how many were scored.
 nlohmann::json code_metric_means(const std::vector<const SubmissionResult*>& results);
 

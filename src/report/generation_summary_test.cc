@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "report/summary.h"
+
 namespace keval {
 namespace {
 
@@ -87,6 +89,18 @@ TEST(GenerationSummaryTest, CodeMetricMeansSkipWhatWasNotScored) {
   EXPECT_DOUBLE_EQ(means["codebleu_mean"].get<double>(), 0.75);
   EXPECT_DOUBLE_EQ(means["maintainability_index_mean"].get<double>(), 60.0);
   EXPECT_EQ(means["scored"], 2);
+}
+
+TEST(GenerationSummaryTest, SummaryJsonHoldsTheRunsIntervalAndPassAtK) {
+  // the report reads these two from summary.json, so the whole run's must be there
+  std::vector<SubmissionResult> results = {sample("a", true, 2.0), sample("a", false), sample("b", true, 0.5),
+                                           sample("b", true, 1.5)};
+  const auto summary = make_summary(results, nlohmann::json::object());
+  EXPECT_EQ(summary["geomean_speedup_ci"], geomean_speedup_ci(pointers(results)));
+  EXPECT_LE(summary["geomean_speedup_ci"][0].get<double>(), summary["geomean_speedup"].get<double>());
+  EXPECT_GE(summary["geomean_speedup_ci"][1].get<double>(), summary["geomean_speedup"].get<double>());
+  EXPECT_EQ(summary["pass_at_k"], pass_at_k_over_tasks(pointers(results)));
+  EXPECT_TRUE(make_summary({sample("a", false)}, nlohmann::json::object())["geomean_speedup_ci"].is_null());
 }
 
 }  // namespace

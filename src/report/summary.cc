@@ -66,6 +66,7 @@ nlohmann::json make_summary(const std::vector<SubmissionResult>& results,
   }
   summary["per_category"] = categories;
   summary["pass_at_k"] = pass_at_k_over_tasks(all);
+  summary["geomean_speedup_ci"] = geomean_speedup_ci(all);
   summary["code_metrics"] = code_metric_means(all);
   summary["per_model"] = per_model_summary(results);
   summary["timing_method"] = timing_method.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing_method);

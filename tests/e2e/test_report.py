@@ -146,6 +146,15 @@ def test_markdown_report_has_the_summary_and_every_submission(report):
     assert "| pass | 3 |" in text
 
 
+def test_the_report_prints_the_runs_own_summary_figures(report):
+    from test_report_figures import expected_cells, runs_row
+    _, out, page = report
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["geomean_speedup_ci"], "a timed run with passes has the controller's interval"
+    cells = runs_row(page.with_suffix(".md").read_text(), "demo")
+    assert (cells[4], cells[6]) == expected_cells(summary)
+
+
 def test_two_runs_side_by_side_make_a_leaderboard(report):
     root, _, _ = report
     board = (root / "board.html").read_text()
