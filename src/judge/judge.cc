@@ -243,6 +243,18 @@ bool differs_only_where_reference_undefined(const DeterminismMessage& check,
   return false;
 }
 
+// A pass says what it could not check: calls whose guard bands the warden could not place (out
+// of memory) had no out-of-bounds check. The call still counts; the reader is told.
+std::vector<std::string> unchecked_bounds(const JobOutcome& candidate) {
+  std::vector<std::string> notes;
+  for (const CallMessage& call : candidate.messages_of<CallMessage>()) {
+    if (!call.guard_bands_dropped) continue;
+    notes.push_back(where(call.at) + "no guard bands (" + *call.guard_bands_dropped +
+                    "): writes outside the inputs' bounds were not checked on this call");
+  }
+  return notes;
+}
+
 Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (auto reach = judge_harness_reach(facts.harness_reach)) return *reach;
   if (auto malformed = judge_malformed_facts(facts)) return *malformed;
@@ -279,7 +291,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
   if (facts.timing) {
     if (auto failure = judge_timing_job(*facts.timing, policy)) return *failure;
   }
-  return {Verdict::kPass, {}};
+  return {Verdict::kPass, unchecked_bounds(facts.candidate)};
 }
 
 }  // namespace

@@ -188,6 +188,24 @@ TEST(JudgeIntegrityTest, GuardBandWriteIsOutOfBounds) {
   EXPECT_EQ(verdict_of(facts), Verdict::kOutOfBounds);
 }
 
+TEST(JudgeIntegrityTest, DroppedGuardBandsPassWithTheUncheckedBoundsSaid) {
+  json c = call();
+  c["guard_bands_dropped"] = "could not be allocated: OutOfMemoryError()";
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
+  Judgement j = judge(facts, {});
+  EXPECT_EQ(j.verdict, Verdict::kPass);
+  ASSERT_EQ(j.reasons.size(), 1u);
+  EXPECT_NE(j.reasons[0].find("no guard bands (could not be allocated"), std::string::npos) << j.reasons[0];
+  EXPECT_TRUE(judge(facts_with({output({37}, "float32", 0)}), {}).reasons.empty());
+}
+
+TEST(JudgeIntegrityTest, GuardBandsDroppedOfTheWrongTypeFailsClosed) {
+  json c = call();
+  c["guard_bands_dropped"] = true;
+  EvaluationFacts facts{finished({c, determinism()}), finished({compare({output({37}, "float32", 0)})})};
+  EXPECT_NE(judge(facts, {}).verdict, Verdict::kPass);
+}
+
 TEST(JudgeIntegrityTest, TensorSubclassOutputIsTampering) {
   json c = call();
   c["foreign_output_types"] = {"LazyTensor"};
