@@ -16,7 +16,7 @@ import torch
 
 from . import checks, cpu_pinning, device_gate, kernel_identity, peak_memory
 from .compare import max_abs_diff, tensors_identical
-from .device_pressure import short_of_memory
+from .device_pressure import free_share
 from .errors import describe
 from .guest_process import GuestMisbehaved
 from .guest_limits import output_payload_limit
@@ -71,12 +71,13 @@ class CandidateJob:
     def guest_error(self, stage: str, reply: dict, **fields) -> None:
         """An `error` from a failure the guest reports (its fields checked, not trusted). Its
         `out_of_memory` is never forwarded: the controller retries a job alone only on what
-        the warden saw, here a device the driver shows nearly full (device_pressure.py)."""
+        the warden saw, here how full the driver shows the device (device_pressure.py)."""
         error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
         line = error.get("line")
         error_kind = clip(str(error.get("error_kind", "GuestError")), 100)
-        if short_of_memory(self.device, error_kind):
-            fields["out_of_memory"] = True
+        share = free_share(self.device, error_kind)
+        if share is not None:
+            fields["device_free_share"] = share
         self.writer.error(stage, error_kind, str(error.get("message", "")),
                           line=line if isinstance(line, int) and not isinstance(line, bool) else None,
                           error_class=clip(str(error.get("error_class", "GuestError")), 100), **fields)

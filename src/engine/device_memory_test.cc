@@ -21,6 +21,21 @@ TEST(DeviceMemoryTest, TheWardensOwnAllocationFailingIsRetried) {
   EXPECT_TRUE(ran_out_of_device_memory(job));
 }
 
+TEST(DeviceMemoryTest, AGuestOutOfMemoryOnADeviceTheWardenSawCrowdedIsRetried) {
+  for (double share : {0.05, 0.6}) {
+    JobOutcome job;
+    job.done = true;
+    job.messages.push_back({{"type", "error"}, {"stage", "call"}, {"error_kind", "OutOfMemoryError"},
+                            {"message", "CUDA out of memory."}, {"device_free_share", share}});
+    EXPECT_EQ(ran_out_of_device_memory(job), share < kCrowdedFreeShare) << share;
+  }
+  JobOutcome other;  // a free share beside another failure decides nothing
+  other.done = true;
+  other.messages.push_back({{"type", "error"}, {"stage", "call"}, {"error_kind", "RuntimeError"},
+                            {"message", "x"}, {"device_free_share", 0.01}});
+  EXPECT_FALSE(ran_out_of_device_memory(other));
+}
+
 TEST(DeviceMemoryTest, GuestsOwnOutOfMemoryTextIsNotRetried) {
   // what a submission raising torch.OutOfMemoryError itself leaves: its call's error, which the
   // warden forwards without out_of_memory

@@ -123,6 +123,7 @@ ErrorMessage ErrorMessage::read(FieldReader& fields) {
   m.message = fields.optional_string("message").value_or("");
   m.line = fields.nullable_integer("line");
   m.out_of_memory = fields.optional_boolean("out_of_memory").value_or(false);
+  m.device_free_share = fields.nullable_measure("device_free_share");
   return m;
 }
 

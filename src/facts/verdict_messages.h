@@ -104,6 +104,8 @@ struct ErrorMessage {
   // set by the process that saw the device refuse its own allocation (the warden, the reference
   // job), never from the guest's word: the one reason a job is retried alone (device_memory.h)
   bool out_of_memory = false;
+  // after the guest's OutOfMemoryError: the free share of the device the warden saw
+  std::optional<double> device_free_share;
   static ErrorMessage read(FieldReader& fields);
 };
 
