@@ -77,6 +77,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       HttpOptions http_options = *http;
       if (!token_file->empty()) http_options.token = read_token(*token_file);
       ServiceOptions service_options = *service;
+      service_options.suite_name = suite_label(*suite_dir);
       // A quarter of the HTTP threads (at least 2) never wait for a job: health, metrics and
       // new requests are answered however many clients long-poll.
       service_options.max_waiting = static_cast<size_t>(http->threads - std::max(2, http->threads / 4));

@@ -54,6 +54,9 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   result.hash = s.hash;
   const JudgePolicy policy = judge_policy(task, settings);
   result.judgement = judge(facts, policy);
+  if (context_.paths) {
+    for (auto& reason : result.judgement.reasons) reason = context_.paths->relative(reason);
+  }
   result.static_flags = scan.flags;
   result.job_seconds = job_seconds(facts);
   result.set_call(verdict_counts_as_call(result.judgement.verdict));
@@ -72,7 +75,8 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   tell(i, told);
 }
 
-void ResultRecorder::leave_unjudged(size_t i, const std::string& why) {
+void ResultRecorder::leave_unjudged(size_t i, const std::string& fault) {
+  const std::string why = context_.paths ? context_.paths->relative(fault) : fault;
   std::lock_guard<std::mutex> lock(mutex_);
   unjudged_[i] = why;
   log_ << "keval: harness error on " << submissions_[i].id << ": " << why << "\n";

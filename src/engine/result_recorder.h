@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/machine_paths.h"
 #include "engine/ceilings.h"
 #include "engine/golden_record.h"
 #include "engine/resume_index.h"
@@ -41,6 +42,7 @@ struct RecordingContext {
   const Ceilings* ceilings;           // null: no efficiency
   const GoldenRecord* golden_record;  // null: the goldens are timed in the run
   ResultListener on_result = {};      // empty: nobody is told before the run ends
+  const MachinePaths* paths = nullptr;  // reasons name folders relative to these; null: as they are
 };
 
 class ResultRecorder {

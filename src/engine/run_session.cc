@@ -15,6 +15,7 @@
 #include "engine/golden_record.h"
 #include "engine/out_lock.h"
 #include "engine/rerun_selection.h"
+#include "engine/run_paths.h"
 #include "engine/run_interruption.h"
 #include "engine/result_recorder.h"
 #include "engine/resume_index.h"
@@ -107,9 +108,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   EvaluationScheduler scheduler(pool, work_root, warm ? warm->gates.get() : nullptr);
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
   const std::string speedup_baseline = recorded ? "golden" : baseline_name;
+  const MachinePaths paths = run_paths(options, suite, work_root);
   ResultRecorder recorder(submissions, index,
                           {store, run_id, settings, options.suite_label, speedup_baseline,
-                           ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr, on_result},
+                           ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr, on_result, &paths},
                           options.out / "results.jsonl", log, options.progress);
   scheduler.run(suite, submissions, index, settings, options.batch_variants, recorder);
   recorder.close();

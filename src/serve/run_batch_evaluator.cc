@@ -3,6 +3,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/run_paths.h"
 #include "serve/preset.h"
 
 namespace keval {
@@ -17,7 +18,13 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
   const ResultListener tell = [&](const SubmissionResult& result) {
     if (auto it = index_of.find(result.origin); it != index_of.end() && on_each) on_each(it->second, result.to_json());
   };
-  RunOutput output = run_session(suite_, batch, options, log_, &warm_, tell);
+  RunOutput output;
+  try {
+    output = run_session(suite_, batch, options, log_, &warm_, tell);
+  } catch (const std::exception& e) {
+    // the jobs' error, answered over HTTP: no folder of this machine in it
+    throw std::runtime_error(run_paths(options, suite_).relative(e.what()));
+  }
   environment_ = output.summary.value("environment", nlohmann::json(nullptr));
   std::map<std::string, nlohmann::json> by_origin;
   for (const auto& r : output.results) by_origin[r.origin] = r.to_json();
@@ -29,7 +36,7 @@ std::vector<nlohmann::json> RunBatchEvaluator::evaluate(const std::vector<Submis
       for (const auto& error : output.harness_errors) {
         if (error.value("origin", "") == s.origin) why = ": harness error: " + error.value("reason", "");
       }
-      throw std::runtime_error("the run gave no result for " + s.origin + why);
+      throw std::runtime_error(run_paths(options, suite_).relative("the run gave no result for " + s.origin + why));
     }
     results.push_back(it->second);
   }

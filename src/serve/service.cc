@@ -152,7 +152,7 @@ Answer Service::health() {
   nlohmann::json preset_names = nlohmann::json::array();
   for (const auto& p : presets()) preset_names.push_back(p.name);
   return {200,
-          {{"status", "ok"}, {"keval_version", KEVAL_VERSION}, {"suite", suite_.dir().string()},
+          {{"status", "ok"}, {"keval_version", KEVAL_VERSION}, {"suite", options_.suite_name.empty() ? suite_.dir().filename().string() : options_.suite_name},
            {"tasks", suite_.tasks().size()}, {"presets", preset_names}, {"default_preset", options_.default_preset},
            {"reward_shaping", options_.reward ? options_.reward->to_json() : nlohmann::json(nullptr)},
            {"queue", queue_.counts()}, {"requeued_at_start", queue_.requeued_at_start()},

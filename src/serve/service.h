@@ -30,6 +30,7 @@ struct ServiceOptions {
   // with the job's state, so waits never hold every HTTP thread. 0: no limit.
   size_t max_waiting = 0;
   std::optional<RewardShaping> reward;
+  std::string suite_name;  // what /v1/health calls the suite ("" = its folder's name), never a path
 };
 
 struct Answer {

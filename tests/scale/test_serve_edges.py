@@ -125,3 +125,20 @@ def test_a_second_server_on_the_same_out_is_refused_in_one_line(tmp_path):
         assert first.call("GET", "/v1/health", token=False)[0] == 200
     finally:
         first.stop()
+
+
+def test_answers_name_no_folder_of_the_machine(tmp_path):
+    """The suite in /v1/health is its name; a job that fails for want of a runner (a Python that
+    exits at once) names its log relative to --out."""
+    python = tmp_path / "no-python"
+    python.write_text("#!/bin/sh\nexit 1\n")
+    python.chmod(0o755)
+    server = Server(tmp_path, "--python", python)
+    server.start()
+    try:
+        assert server.call("GET", "/v1/health", token=False)[1]["suite"] == "keval"
+        status, answer = server.call("POST", "/v1/evaluate?wait=120", example("relu_correct"))
+        assert status == 200 and answer["state"] == "failed", answer
+        assert str(tmp_path) not in answer["error"] and str(REPO) not in answer["error"], answer["error"]
+    finally:
+        server.stop()
