@@ -13,6 +13,7 @@ from .results import Result, Submission
 from .transport import RetryPolicy, Transport
 
 POLL_WAIT_S = 30.0  # one long poll's wait (GET /v1/jobs/{id}?wait=S); the server caps it at 3600
+EARLY_POLL_PAUSE_S = 1.0  # before polling again a job whose long poll came back at once, unfinished
 
 
 def as_submission(item) -> Submission:
@@ -86,9 +87,13 @@ class KevalClient:
                 if job_id in results:
                     continue
                 left = POLL_WAIT_S if deadline is None else min(POLL_WAIT_S, deadline - time.monotonic())
+                asked = time.monotonic()
                 result = self.poll(job_id, wait_s=max(0.0, left))
                 if result.finished:
                     results[job_id] = result
+                elif time.monotonic() - asked < min(EARLY_POLL_PAUSE_S, left):
+                    # the server had no thread to spare for a long poll and answered at once
+                    time.sleep(min(EARLY_POLL_PAUSE_S, max(0.0, left)))
                 elif deadline is not None and time.monotonic() >= deadline:
                     raise JobTimeout(f"{len(job_ids) - len(results)} of {len(job_ids)} jobs unfinished after "
                                      f"{timeout_s:g} s (first: {job_id}, {result.state})", field="timeout_s")
