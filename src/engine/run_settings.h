@@ -34,6 +34,10 @@ struct TimingSettings {
   // (80 samples a side) for a standard error under 0.2% beside a 5-7% spread. At 0.15 only
   // the bands under 50 us move: above, the target_rel_stdev rule is the stricter. 0: off.
   double spread_share = 0.15;
+  // Who clocks a CUDA sample: "guest" (its own events) or "warden" (events around a gate the
+  // warden opens: runner/keval_runner/warden_gpu_clock.py, whose cross-process waits hung on
+  // the H200 without MPS; docs/trust.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
+  std::string cuda_clock = "guest";
 
   nlohmann::json to_json() const {
     nlohmann::json bands = nlohmann::json::array();
@@ -42,7 +46,8 @@ struct TimingSettings {
             {"max_samples", max_samples}, {"max_seconds", max_seconds},
             {"target_rel_stdev", target_rel_stdev}, {"min_seconds", min_seconds},
             {"low_clock_fraction", low_clock_fraction}, {"launch_cover_us", launch_cover_us},
-            {"spread_share", spread_share}, {"spread_bands", spread_share > 0 ? bands : nlohmann::json::array()}};
+            {"spread_share", spread_share}, {"spread_bands", spread_share > 0 ? bands : nlohmann::json::array()},
+            {"cuda_clock", cuda_clock}};
   }
   // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
   // samples, so a CPU run stays quick; wall-clock timing has no measured spread.
