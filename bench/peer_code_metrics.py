@@ -5,12 +5,14 @@ TritonBench: for each LLM_generated file, keval's CodeBLEU (`keval code-metrics`
 submission, real newlines, against the adapted task's golden.py, averaged) beside TritonBench's
 own procedure reproduced (EVAL/evaluate_similarity.py: ```python blocks joined, every code
 written on one line with its newlines escaped as the two characters \\n, one corpus-level
-CodeBLEU against the `label` field), and the two steps between them.
+CodeBLEU against the `label` field), as shipped (its syntax and data-flow matches strip
+comments with the language set to 'java', which cuts Python lines at `//`) and with the comment
+language fixed, and the two steps between them.
 KernelBenchX: its kbx_corpus records carry the maintainability index KernelBenchX computed on
 each generated file (code + the test harness it appends after a line of 146 '#'); radon on the
 whole file beside radon on the code alone (keval's figure).
 
-    python bench/peer_code_metrics.py --tritonbench CHECKOUT --kernelbenchx CHECKOUT [--keval build/keval]
+    python bench/peer_code_metrics.py --tritonbench CHECKOUT [--kernelbenchx CHECKOUT] [--keval build/keval]
 """
 import argparse
 import json
@@ -46,9 +48,18 @@ def escaped(code: str) -> str:
     return code.replace("\r", "").replace("\n", "\\n").strip()
 
 
-def codebleu(refs: list, preds: list) -> float:
-    from codebleu import calc_codebleu
-    return codebleu_parts(calc_codebleu, [[r] for r in refs], preds)["codebleu"]
+def codebleu(refs: list, preds: list, comments_as: str = "python") -> float:
+    """CodeXGLUE's total; `comments_as`: the language whose comment syntax the syntax and
+    data-flow matches strip (TritonBench's CodeBLEU scripts pass 'java' there)."""
+    from codebleu import calc_codebleu, dataflow_match, syntax_match
+    from codebleu.parser import remove_comments_and_docstrings
+    for module in (syntax_match, dataflow_match):
+        module.remove_comments_and_docstrings = lambda source, lang: remove_comments_and_docstrings(source, comments_as)
+    try:
+        return codebleu_parts(calc_codebleu, [[r] for r in refs], preds)["codebleu"]
+    finally:
+        for module in (syntax_match, dataflow_match):
+            module.remove_comments_and_docstrings = remove_comments_and_docstrings
 
 
 def keval_codebleu(keval: str, kind: str, checkout: str, path: str) -> tuple:
@@ -71,12 +82,14 @@ def tritonbench_rows(keval: str, checkout: str) -> list:
             items = [json.loads(line) for line in open(path, encoding="utf-8")]
             labels = [i["label"] for i in items]
             preds = [tritonbench_select_code(i["predict"]) for i in items]
-            theirs = codebleu([escaped(l) for l in labels], [escaped(p) for p in preds])
+            theirs = codebleu([escaped(l) for l in labels], [escaped(p) for p in preds], comments_as="java")
+            fixed = codebleu([escaped(l) for l in labels], [escaped(p) for p in preds])
             corpus_newlines = codebleu(labels, preds)
             per_sample_label = statistics.mean(codebleu([l], [p]) for l, p in zip(labels, preds))
             ours, scored, n = keval_codebleu(keval, kind, checkout, path)
             out.append({"suite": f"TritonBench-{kind}", "file": os.path.basename(rel), "n": len(items),
-                        "tritonbench_procedure": theirs, "corpus_real_newlines": corpus_newlines,
+                        "tritonbench_as_shipped": theirs, "tritonbench_comments_fixed": fixed,
+                        "corpus_real_newlines": corpus_newlines,
                         "per_sample_vs_label": per_sample_label, "keval": ours, "keval_scored": scored})
             print(json.dumps(out[-1]), file=sys.stderr, flush=True)
     return out
@@ -108,10 +121,10 @@ def kernelbenchx_rows(checkout: str) -> dict:
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tritonbench", required=True)
-    p.add_argument("--kernelbenchx", required=True)
+    p.add_argument("--kernelbenchx", help="its checkout (left out: TritonBench alone)")
     p.add_argument("--keval", default="build/keval")
     args = p.parse_args()
-    print(json.dumps({"kernelbenchx": kernelbenchx_rows(args.kernelbenchx),
+    print(json.dumps({"kernelbenchx": kernelbenchx_rows(args.kernelbenchx) if args.kernelbenchx else None,
                       "tritonbench": tritonbench_rows(args.keval, args.tritonbench)}, indent=1))
 
 
