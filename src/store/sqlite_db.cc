@@ -25,18 +25,22 @@ std::string file_uri(const std::filesystem::path& path, const std::string& query
 
 }  // namespace
 
+std::string read_only_uri(const std::filesystem::path& path) {
+  // A WAL store is read through keval.db-shm, which SQLite must create when missing: in a
+  // folder this user cannot write (a read-only mount, another user's run) that fails with
+  // "attempt to write a readonly database". No keval can write there either, so the file is
+  // read as it stands (its last checkpoint; every finished run has one).
+  const auto folder = std::filesystem::absolute(path).parent_path();
+  return file_uri(path, ::access(folder.c_str(), W_OK) != 0 ? "mode=ro&immutable=1" : "mode=ro");
+}
+
 SqliteDb::SqliteDb(const std::filesystem::path& path, Mode mode, const std::string& what) : path_(path) {
+  // URIs are allowed so that ATTACH can take read_only_uri's
   std::string name = path.string();
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI;
   if (mode == Mode::kReadOnly) {
     flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
-    // A WAL store is read through OUT/keval.db-shm, which SQLite must create when missing: in a
-    // folder this user cannot write (a read-only mount, another user's run) that fails with
-    // "attempt to write a readonly database". No keval can write there either, so the file is
-    // read as it stands (its last checkpoint; every finished run has one).
-    const auto folder = std::filesystem::absolute(path).parent_path();
-    const bool immutable = ::access(folder.c_str(), W_OK) != 0;
-    name = file_uri(path, immutable ? "mode=ro&immutable=1" : "mode=ro");
+    name = read_only_uri(path);
   }
   if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";

@@ -31,6 +31,10 @@ class SqliteDb {
   sqlite3* db_ = nullptr;
 };
 
+// A URI that opens `path` read-only (SQLITE_OPEN_URI, or ATTACH on a SqliteDb). In a folder
+// this user cannot write it adds immutable=1: SQLite could not make the WAL's -shm file there.
+std::string read_only_uri(const std::filesystem::path& path);
+
 // A write transaction's guard: BEGIN IMMEDIATE when made, COMMIT on commit(); a scope left
 // without commit() (an exception) rolls back, so no half-written rows stay behind.
 class Transaction {

@@ -8,7 +8,7 @@
 namespace keval {
 namespace {
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = kStoreSchemaVersion;
 
 // Version 1. Later versions append migrations; existing rows are never dropped.
 const char* kSchemaV1 = R"sql(

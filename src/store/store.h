@@ -40,6 +40,9 @@ struct RunInfo {
   nlohmann::json environment;
 };
 
+// The schema this keval writes; an older store is brought up to date when opened as a Store.
+inline constexpr int kStoreSchemaVersion = 3;
+
 class Store {
  public:
   // Opens (creating or migrating) the database. Throws StoreError naming the file.

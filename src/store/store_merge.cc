@@ -13,10 +13,22 @@ const char* kEvaluationColumns =
     "eval_key, submission_hash, submission_id, origin, task, task_version, verdict, reasons_json, "
     "facts_json, result_json, speedup, time_ms, created_at, suite, suite_version, program_x, policy_json";
 
+// The schema version a store says it has (1 when it says none), read without writing.
+int schema_of(const std::filesystem::path& source) {
+  const SqliteDb db(source, SqliteDb::Mode::kReadOnly);
+  Statement table(db.get(), "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  if (!table.step()) return 1;
+  Statement version(db.get(), "SELECT value FROM meta WHERE key = 'schema_version'");
+  return version.step() ? std::stoi(version.text(0)) : 1;
+}
+
 void merge_one(SqliteDb& target, const std::filesystem::path& source, StoreMergeCounts& counts) {
-  { Store migrate(source); }  // brings an older schema up to date; keeps every row
+  // Merging reads the sources: only an older keval's store is written, to bring its schema up
+  // to date (keeping every row); one this keval wrote is attached read-only, so shards in
+  // folders this user cannot write merge too.
+  if (schema_of(source) < kStoreSchemaVersion) Store migrate(source);
   Statement attach(target.get(), "ATTACH DATABASE ? AS src");
-  attach.bind(1, source.string());
+  attach.bind(1, read_only_uri(source));
   attach.run();
   try {
     Transaction transaction(target);

@@ -14,8 +14,9 @@ struct StoreMergeCounts {
   size_t duplicates = 0;   // evaluations skipped: their key was already there
 };
 
-// Creates `into` when missing. Each source is first opened as a Store (migrating an older
-// schema). Throws StoreError naming the file that failed.
+// Creates `into` when missing. Each source is read without writing it (in a folder this user
+// cannot write too), unless an older keval's schema must be brought up to date first. Throws
+// StoreError naming the file that failed.
 StoreMergeCounts merge_stores(const std::filesystem::path& into,
                               const std::vector<std::filesystem::path>& sources);
 

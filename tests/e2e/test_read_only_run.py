@@ -1,6 +1,6 @@
 """A run's folder that the user cannot write (another user's run, a read-only mount): keval report
-reads it, keval rejudge writes elsewhere (--into) or says in one line that it must, and nothing in
-the folder changes. The other user is `nobody`, through setpriv: the test needs root."""
+and keval merge read it, keval rejudge writes elsewhere (--into) or says in one line that it must,
+and nothing in the folder changes. The other user is `nobody`, through setpriv: the test needs root."""
 import os
 import shutil
 import subprocess
@@ -68,4 +68,14 @@ def test_rejudge_writes_elsewhere_or_says_it_must(others_run):
     proc = as_nobody(home, "rejudge", run, "--tolerance-scale", "2", "--quiet", "--into", into)
     assert proc.returncode == 0, proc.stderr
     assert os.path.getsize(os.path.join(into, "results.jsonl")) > 0
+    assert listing(run) == before
+
+
+def test_merge_reads_a_folder_it_cannot_write(others_run):
+    run, home = others_run
+    before = listing(run)
+    merged = os.path.join(home, "merged")
+    proc = as_nobody(home, "merge", run, "--out", merged)
+    assert proc.returncode == 0, proc.stderr  # was: attempt to write a readonly database
+    assert os.path.getsize(os.path.join(merged, "results.jsonl")) > 0
     assert listing(run) == before
