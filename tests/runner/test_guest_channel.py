@@ -246,16 +246,20 @@ def test_the_guests_word_on_out_of_memory_is_never_forwarded():
     assert error["error_kind"] == "OutOfMemoryError" and "out_of_memory" not in error
 
 
-@pytest.mark.parametrize("free_gib,error_kind,retried", [
-    (100, "OutOfMemoryError", False),  # the device as empty as the guest found it: only words
-    (3, "OutOfMemoryError", True),     # nearly full, as the driver tells the warden
-    (3, "RuntimeError", False),        # full, but the call failed for another reason
+@pytest.mark.parametrize("free_gib,error_kind,share", [
+    (100, "OutOfMemoryError", 100 / 139),  # the device as empty as the guest found it: only words
+    (3, "OutOfMemoryError", 3 / 139),      # nearly full, as the driver tells the warden
+    (3, "RuntimeError", None),             # full, but the call failed for another reason
 ])
-def test_a_guest_out_of_memory_counts_only_on_a_device_the_driver_shows_full(free_gib, error_kind, retried,
-                                                                              monkeypatch):
+def test_a_guest_out_of_memory_carries_the_free_share_the_driver_shows(free_gib, error_kind, share, monkeypatch):
+    # the controller decides from the share whether the device was crowded (device_memory.cc)
     monkeypatch.setattr(torch.cuda, "mem_get_info", lambda device=None: (free_gib << 30, 139 << 30))
     error = forwarded_guest_error("cuda", {**OOM_SAID, "error_kind": error_kind})
-    assert error.get("out_of_memory", False) is retried
+    assert "out_of_memory" not in error
+    if share is None:
+        assert error.get("device_free_share") is None
+    else:
+        assert error["device_free_share"] == pytest.approx(share)
 
 
 # -- the guest's end, mirrored -------------------------------------------------------------------
