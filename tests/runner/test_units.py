@@ -762,7 +762,7 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
     monkeypatch.setattr(child.guest_stop, "resume", lambda pid: None)
     monkeypatch.setattr(child, "device_environment", lambda request: order.append("environment"))
     monkeypatch.setattr(child, "prepare_device", lambda request: order.append("warden device"))
-    monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False:
+    monkeypatch.setattr(child, "dispatch", lambda request, writer, guest=None, device_ready=False, baselines=None:
                         order.append(("job", device_ready)))
     assert child.run_with_guest({"op": "run", "kind": "candidate", "device": "cuda"}, None, -1) == 123
     assert order == ["environment", "guest forked", "warden device", "guest ready awaited", ("job", True)]
