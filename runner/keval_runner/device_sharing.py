@@ -58,6 +58,9 @@ _SIGNATURES = {
     "cuMemUnmap": [_U64, _SIZE],
     "cuMemAddressFree": [_U64, _SIZE],
     "cuMemRelease": [_U64],
+    # stream memory operations (stream_flags.py)
+    "cuStreamWaitValue32_v2": [ctypes.c_void_p, _U64, ctypes.c_uint32, ctypes.c_uint],
+    "cuStreamWriteValue32_v2": [ctypes.c_void_p, _U64, ctypes.c_uint32, ctypes.c_uint],
 }
 _loaded = {}  # filled once, never rebound: the guest's snapshot of the runner would see a rebinding
 

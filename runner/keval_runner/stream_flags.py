@@ -10,38 +10,18 @@ SM, so a context blocked on one yields the GPU to the other.
 
 import ctypes
 
-from .device_sharing import SharingError
+from .device_sharing import _check, driver
 
 WAIT_AT_LEAST = 0  # CU_STREAM_WAIT_VALUE_GEQ (a wrapping comparison of 32-bit values)
-_SIGNATURE = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint]
-_loaded = {}
-
-
-def _driver():
-    if "libcuda" not in _loaded:
-        try:
-            library = ctypes.CDLL("libcuda.so.1")
-        except OSError as exc:
-            raise SharingError(f"libcuda.so.1 cannot be loaded: {exc}") from exc
-        for name in ("cuStreamWaitValue32_v2", "cuStreamWriteValue32_v2"):
-            getattr(library, name).argtypes = _SIGNATURE
-            getattr(library, name).restype = ctypes.c_int
-        _loaded["libcuda"] = library
-    return _loaded["libcuda"]
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        raise SharingError(f"{what} failed with CUDA driver error {result}")
 
 
 def wait_at_least(stream, address: int, value: int) -> None:
     """`stream` (a torch.cuda.Stream) waits until the word at `address` is >= `value`."""
-    _check(_driver().cuStreamWaitValue32_v2(ctypes.c_void_p(stream.cuda_stream), address, value & 0xFFFFFFFF,
+    _check(driver().cuStreamWaitValue32_v2(ctypes.c_void_p(stream.cuda_stream), address, value & 0xFFFFFFFF,
                                              WAIT_AT_LEAST), "cuStreamWaitValue32")
 
 
 def write(stream, address: int, value: int) -> None:
     """`stream` writes `value` into the word at `address` once its earlier work is done."""
-    _check(_driver().cuStreamWriteValue32_v2(ctypes.c_void_p(stream.cuda_stream), address, value & 0xFFFFFFFF, 0),
+    _check(driver().cuStreamWriteValue32_v2(ctypes.c_void_p(stream.cuda_stream), address, value & 0xFFFFFFFF, 0),
            "cuStreamWriteValue32")
