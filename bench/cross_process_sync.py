@@ -14,8 +14,14 @@ or that it hung or failed.
                      event the guest's stream waits on; the guest records a done event the
                      warden's stream waits on
   ipc-events-uid     the same with the guest under another uid (as keval's sandbox runs it)
+  host-words         the clock's words in a page of host memory both processes map and register
+                     (clock_words.py): the warden's host opens the gate once its start event has
+                     run and spins on `done` before recording its end event (KEVAL_CLOCK_GATE=host)
+  host-words-uid     the same with the guest under another uid
+  host-words-stream  the same page, the warden's stream writing the gate after its start event
+                     and waiting for `done` before its end event (KEVAL_CLOCK_GATE=stream)
 
-Run on a GPU machine, as root for the last: python3 bench/cross_process_sync.py [--samples N]
+Run on a GPU machine, as root for the uid ones: python3 bench/cross_process_sync.py [--samples N]
 """
 
 import argparse
@@ -27,7 +33,10 @@ import subprocess
 import sys
 import time
 
-PRIMITIVES = ["stream-wait", "stream-wait-flush", "ipc-events", "ipc-events-uid"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
+
+PRIMITIVES = ["host-words", "host-words-uid", "host-words-stream", "stream-wait", "stream-wait-flush",
+              "ipc-events", "ipc-events-uid"]
 FLUSH = 1 << 30
 GUEST_UID = 61000
 
@@ -52,7 +61,7 @@ def _write(cu, stream, address, value):
 
 
 def guest(conn, primitive):
-    if primitive == "ipc-events-uid":
+    if primitive.endswith("-uid"):
         os.setgid(GUEST_UID)
         os.setuid(GUEST_UID)
     import torch
@@ -60,7 +69,14 @@ def guest(conn, primitive):
     cu = _driver()
     stream = torch.cuda.current_stream()
     shared = conn.recv()
-    if primitive.startswith("ipc-events"):
+    if primitive.startswith("host-words"):
+        from keval_runner.clock_words import ClockWords
+        torch.zeros(1, device="cuda")
+        from multiprocessing.reduction import recv_handle
+        page = ClockWords(recv_handle(conn))
+        address = page.register()
+        flags = 0
+    elif primitive.startswith("ipc-events"):
         gate = torch.cuda.Event.from_ipc_handle(torch.cuda.current_device(), shared["gate"])
         done = torch.cuda.Event.from_ipc_handle(torch.cuda.current_device(), shared["done"])
     else:
@@ -74,6 +90,9 @@ def guest(conn, primitive):
         if primitive.startswith("ipc-events"):
             stream.wait_event(gate)
             done.record(stream)
+        elif primitive.startswith("host-words"):
+            _wait(cu, stream, address, n, flags)
+            _write(cu, stream, address + 4, n)
         else:
             _wait(cu, stream, words.data_ptr(), n, flags)
             _write(cu, stream, words.data_ptr() + 4, n)
@@ -91,7 +110,15 @@ def warden(primitive: str, samples: int) -> None:
     cu = _driver()
     stream = torch.cuda.current_stream()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    if primitive.startswith("ipc-events"):
+    if primitive.startswith("host-words"):
+        from multiprocessing.reduction import send_handle
+        from keval_runner.clock_words import DONE, GATE, ClockWords
+        torch.zeros(1, device="cuda")
+        page = ClockWords()
+        address = page.register()
+        ours.send({"page": "follows"})
+        send_handle(ours, page.fd, process.pid)
+    elif primitive.startswith("ipc-events"):
         gate = torch.cuda.Event(interprocess=True, enable_timing=False)
         done = torch.cuda.Event(interprocess=True, enable_timing=False)
         host_word = torch.zeros(1, dtype=torch.int32, pin_memory=True)  # mapped: UVA
@@ -103,7 +130,25 @@ def warden(primitive: str, samples: int) -> None:
     assert ours.recv() == "ready"
     times = []
     for n in range(1, samples + 1):
-        if primitive.startswith("ipc-events"):
+        if primitive == "host-words-stream":
+            ours.send(n)
+            assert ours.recv() == n
+            start.record(stream)
+            _write(cu, stream, address, n)
+            _wait(cu, stream, address + 4, n)
+            end.record(stream)
+        elif primitive.startswith("host-words"):
+            ours.send(n)
+            assert ours.recv() == n
+            start.record(stream)
+            start.synchronize()
+            page.set(GATE, n)
+            deadline = time.monotonic() + 20
+            while not page.reached(DONE, n):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"done {n} never came: words {page.read()}")
+            end.record(stream)
+        elif primitive.startswith("ipc-events"):
             _wait(cu, stream, host_word.data_ptr(), n)  # held until the guest has answered
             start.record(stream)
             gate.record(stream)

@@ -68,7 +68,7 @@ def _serve(channel: Channel, baselines: dict, device: torch.device, request=None
             elif op == "load" and request is not None:
                 answer = _load(request, baselines)
             elif op == "gate":
-                calls.open_gate(header["args"], fds)
+                calls.open_gate(fds)
                 answer = {"ok": True}
             elif op == "drop":
                 calls.drop(header.get("key"))

@@ -58,6 +58,10 @@ _SIGNATURES = {
     "cuMemUnmap": [_U64, _SIZE],
     "cuMemAddressFree": [_U64, _SIZE],
     "cuMemRelease": [_U64],
+    # host memory the GPU reaches (clock_words.py)
+    "cuMemHostRegister_v2": [ctypes.c_void_p, _SIZE, ctypes.c_uint],
+    "cuMemHostGetDevicePointer_v2": [ctypes.POINTER(_U64), ctypes.c_void_p, ctypes.c_uint],
+    "cuMemHostUnregister": [ctypes.c_void_p],
     # stream memory operations (stream_flags.py)
     "cuStreamWaitValue32_v2": [ctypes.c_void_p, _U64, ctypes.c_uint32, ctypes.c_uint],
     "cuStreamWriteValue32_v2": [ctypes.c_void_p, _U64, ctypes.c_uint32, ctypes.c_uint],

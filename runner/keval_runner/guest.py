@@ -239,7 +239,7 @@ class Guest:
 
     def gate(self, header, fds) -> None:
         """The warden's clock words on CUDA (guest_timed_call.py), mapped before any timed call."""
-        self.timed_calls.open_gate(header["args"], fds)
+        self.timed_calls.open_gate(fds)
         self.reply({"ok": True})
 
     def go(self, header, fds) -> None:

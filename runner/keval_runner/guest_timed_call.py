@@ -9,7 +9,8 @@ lie in this process's memory.
 CUDA: the call is enqueued behind a wait on the warden's `gate` word, its outputs copied into
 the warden's output slots, then the `done` word written, all on this process's stream, before
 the GPU runs any of it (warden_gpu_clock.py): the warden's events around its gate and the
-`done` it waits for are the sample, and it copies the slots right after.
+`done` it waits for are the sample, and it copies the slots right after. The words are host
+memory both processes map (clock_words.py).
 
 Nothing this process says is a time or a verdict: outputs that are not the right ones (at the
 address it names, or in the slots when `done` is written) are a mismatch. The outputs stay
@@ -19,6 +20,7 @@ referenced here until the next `go` so their memory stays theirs while the warde
 import torch
 
 from . import stream_flags
+from .clock_words import ClockWords
 from .compare import NonTensorOutput, as_output_list
 from .shared_args import dtype_name
 
@@ -55,16 +57,19 @@ class TimedCalls:
         self.imports = {}  # case key -> device mappings of those buffers
         self.slots = {}  # case key -> the warden's output slots (CUDA)
         self.last_outputs = None
-        self.gate = None  # CUDA: the address of the warden's gate word; `done` is the next word
-        self.gate_imports = []
+        self.gate = None  # CUDA: the device address of the warden's gate word; `done` is the next word
+        self.words = None
 
-    def open_gate(self, fields: dict, fds: list) -> None:
+    def open_gate(self, fds: list) -> None:
         """Maps the warden's two clock words (CUDA): gate, then done."""
-        for mapped in self.gate_imports:
-            mapped.close()
-        self.gate_imports = []
-        (words,) = self.opener.open(fields, fds, self.gate_imports)
-        self.gate = words.data_ptr()
+        if len(fds) != 1:
+            raise ValueError(f"the clock words come as one descriptor, not {len(fds)}")
+        if self.words is not None:
+            torch.cuda.current_stream().synchronize()
+            self.words.close()
+        self.words = ClockWords(fds[0])
+        self.words.close_fd()
+        self.gate = self.words.register()
 
     def arm(self, key: str, fields: dict, fds: list, slots: int = 0) -> None:
         """The call's arguments, and on CUDA the last `slots` tensors as its output slots."""

@@ -1,11 +1,11 @@
-"""Flags that order two processes' CUDA streams without either host waiting: a stream waits until
-a 32-bit word in device memory reaches a value, or writes one (the driver's stream memory
-operations, cuStreamWaitValue32 / cuStreamWriteValue32, through libcuda).
+"""Flags a CUDA stream waits on or writes without its host waiting: a stream waits until a 32-bit
+word the GPU can reach (device memory, or host memory registered with the context) reaches a
+value, or writes one (the driver's stream memory operations, cuStreamWaitValue32 /
+cuStreamWriteValue32, through libcuda).
 
 The warden's clock on CUDA (warden_gpu_clock.py) rests on them: the guest enqueues its call
-behind a wait on the warden's `gate` word and ends it with a write of its `done` word; the
-warden's stream opens the gate and waits for `done` between its own two events. A wait takes no
-SM, so a context blocked on one yields the GPU to the other.
+behind a wait on the warden's `gate` word and ends it with a write of its `done` word, both in
+host memory the two processes share (clock_words.py). A wait takes no SM.
 """
 
 import ctypes

@@ -1,15 +1,23 @@
 """The warden's clock for a process it times on CUDA: its own events around a gate it opens and
-a `done` it waits for, both words in its memory (stream_flags.py).
+a `done` it waits for, both words in host memory the two processes share (clock_words.py).
 
 One timed call: the warden sends `go n`; the timed process enqueues, on its stream, a wait for
 the gate to reach n, its call, copies of its outputs into the warden's output slots and a write
 of n into `done`, then answers. Only then does the warden enqueue, on its own stream: the fresh
 inputs written into the buffers the call reads (so no work of the process can start on them
-earlier), the L2 flush, its start event, the gate opened, a wait for `done`, its end event, and
-copies of the slots into its own memory. The sample is the two events' interval less what a
-call that does nothing costs this way (the calibration). A call that waits for the GPU itself
-(a `.item()`, a synchronize) cannot answer while its work waits behind the gate: after
-`GATE_WAIT_S` the warden opens the gate first and the call's host time is then in its samples.
+earlier), the L2 flush and its start event; then it opens the gate, waits for `done`, records
+its end event and copies the slots into its own memory. The sample is the two events' interval
+less what a call that does nothing costs this way (the calibration). A call that waits for the
+GPU itself (a `.item()`, a synchronize) cannot answer while its work waits behind the gate:
+after `GATE_WAIT_S` the warden opens the gate first and the call's host time is then in its
+samples.
+
+Who opens the gate and sees `done` (KEVAL_CLOCK_GATE): `host` (the default), the warden's host,
+once its start event has run, and by a spin on the word before the end event is recorded, so no
+stream ever waits on another context's work; `stream`, the warden's own stream (a write after
+the start event, a wait before the end event), which adds no host latency to the sample but
+needs the GPU to run the warden's context while the other waits (bench/cross_process_sync.py
+says whether it does).
 
 Why a process cannot shorten its sample: the inputs exist only from just before the start
 event; the clock stops at `done`, and the slots are copied by the warden's next kernels, so
@@ -26,13 +34,15 @@ import time
 import torch
 
 from . import stream_flags
+from .clock_words import DONE, GATE, ClockWords
 from .guest_process import GuestMisbehaved
-from .shared_call import SharedCall
 from .timing import l2_bytes
 
 GATE_WAIT_S = 0.25  # longer than any call takes to enqueue unless it waits for the GPU
 DONE_WAIT_S = float(os.environ.get("KEVAL_DONE_WAIT_S") or 120.0)  # the longest a timed call may run before its process is judged stuck
+GATE_BY = os.environ.get("KEVAL_CLOCK_GATE") or "host"  # "host" or "stream" (the module says how)
 _POLL_S = 50e-6
+_SPIN_S = 0.05  # the host spins on `done` this long before it sleeps between looks
 _INT_OF_SIZE = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
 
 
@@ -48,75 +58,92 @@ def copy_by_kernel(target: torch.Tensor, value: torch.Tensor) -> None:
 class GpuClock:
     """The clock words, events and flush buffer for one timed process."""
 
-    def __init__(self, device: torch.device):
+    def __init__(self, device: torch.device, gate_by: str = GATE_BY):
+        if gate_by not in ("host", "stream"):
+            raise ValueError(f"KEVAL_CLOCK_GATE is {gate_by!r}: host or stream")
         self.device = device
-        self.words = SharedCall((torch.zeros(2, dtype=torch.int32, device=device),), 0)
-        address = self.words.args[0].data_ptr()
-        self.gate, self.done = address, address + 4
+        self.gate_by = gate_by
         self.n = 0
         self.stream = torch.cuda.current_stream(device)
         self.start = torch.cuda.Event(enable_timing=True)
         self.end = torch.cuda.Event(enable_timing=True)
         self.finished = torch.cuda.Event()
         self.flush = torch.empty(2 * l2_bytes(device), dtype=torch.uint8, device=device)
+        self.words = ClockWords()  # registered with the context the flush buffer made current
+        self.gate = self.words.register()
+        self.done = self.gate + 4
         self.synchronizing = False  # the last call waited for the GPU before answering
 
     def gate_request(self) -> tuple:
         """(header, fds) that maps the words in the timed process."""
-        return {"op": "gate", "args": self.words.fields}, self.words.fds
+        return self.words.gate_request()
 
     def next_number(self) -> int:
         self.n += 1
         return self.n
 
     def open(self, n: int, before=None, flush: bool = True) -> None:
-        """Enqueues the inputs' writing (`before`), the flush, the start event and the gate's
-        n-th opening."""
+        """The inputs' writing (`before`), the flush, the start event, then the gate's n-th
+        opening: by the host once the start event has run, or enqueued after it."""
         with torch.cuda.stream(self.stream):
             if before is not None:
                 before()
             if flush:
                 self.flush.zero_()
             self.start.record()
-            stream_flags.write(self.stream, self.gate, n)
+            if self.gate_by == "stream":
+                stream_flags.write(self.stream, self.gate, n)
+                return
+        self.start.synchronize()
+        self.words.set(GATE, n)
 
     def release(self, n: int) -> None:
         """Opens the gate with no clock (a call that failed: its stream must not stay blocked)."""
-        stream_flags.write(self.stream, self.gate, n)
+        self.words.set(GATE, n)
 
     def close(self, n: int, after=None) -> None:
-        """Enqueues the wait for `done` = n, the end event and the slots' copies (`after`)."""
+        """`done` = n awaited (by the host, or enqueued), then the end event and the slots'
+        copies (`after`)."""
+        if self.gate_by == "host":
+            self._await_done(n)
         with torch.cuda.stream(self.stream):
-            stream_flags.wait_at_least(self.stream, self.done, n)
+            if self.gate_by == "stream":
+                stream_flags.wait_at_least(self.stream, self.done, n)
             self.end.record()
             if after is not None:
                 after()
             self.finished.record()
 
+    def _await_done(self, n: int) -> None:
+        """Spins, then polls, until `done` reaches n; a process that never writes it is stuck
+        or cheating."""
+        started = time.monotonic()
+        while not self.words.reached(DONE, n):
+            waited = time.monotonic() - started
+            if waited > DONE_WAIT_S:
+                self._never_done(n)
+            if waited > _SPIN_S:
+                time.sleep(_POLL_S)
+
+    def _never_done(self, n: int) -> None:
+        gate, done = self.words.read()
+        self.words.set(DONE, n)  # the warden's stream, if it waits on it, goes on
+        self.finished.synchronize()
+        raise GuestMisbehaved(f"a timed call's end (done {n}) never came; the words read gate {gate}, done {done}")
+
     def elapsed_ms(self, n: int) -> float:
-        """The n-th call's interval, once the copies after it are done. A process that never
-        writes `done` is stuck or cheating: the warden's stream is released and it misbehaved."""
+        """The n-th call's interval, once the copies after it are done."""
         deadline = time.monotonic() + DONE_WAIT_S
         while not self.finished.query():
             if time.monotonic() > deadline:
-                words = self.read_words()
-                side = torch.cuda.Stream(self.device)
-                stream_flags.write(side, self.done, n)
-                self.finished.synchronize()
-                raise GuestMisbehaved(f"a timed call's end (done {n}) never came; the words read gate "
-                                      f"{words[0]}, done {words[1]}")
+                self._never_done(n)
             time.sleep(_POLL_S)
         return self.start.elapsed_time(self.end)
 
-    def read_words(self) -> list:
-        """The gate and done words as they are now, read on a stream of their own (the clock's
-        may be waiting)."""
-        side = torch.cuda.Stream(self.device)
-        host = torch.empty(2, dtype=torch.int32, pin_memory=True)
-        with torch.cuda.stream(side):
-            host.copy_(self.words.args[0], non_blocking=True)
-        side.synchronize()
-        return host.tolist()
+    def read_words(self) -> tuple:
+        """The gate and done words as they are now."""
+        return self.words.read()
 
     def close_words(self) -> None:
+        self.stream.synchronize()
         self.words.close()

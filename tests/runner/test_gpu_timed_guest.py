@@ -24,7 +24,7 @@ class Clock:
         self.log, self.n = log, 0
 
     def gate_request(self):
-        return {"op": "gate", "args": {}}, []
+        return {"op": "gate", "bytes": 4096}, []
 
     def next_number(self):
         self.n += 1
