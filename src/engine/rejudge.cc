@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "engine/out_lock.h"
+#include "engine/run_paths.h"
 #include "judge/judge.h"
 #include "judge/tolerance_check.h"
 #include "report/summary.h"
@@ -127,6 +128,8 @@ RejudgeOutput rejudge_run(RejudgeOptions options) {
     // a folder keval cannot write to has no run writing it either
   }
   const StoredEvaluations store(db_path);
+  // facts stored by a keval that kept the machine's paths in them: OUT's and this machine's own
+  const MachinePaths paths = run_paths(out, {}, {}, "", {});
   const json original_summary = read_summary(out / "summary.json");
 
   RejudgeOutput output;
@@ -144,6 +147,7 @@ RejudgeOutput rejudge_run(RejudgeOptions options) {
     policy.tolerance_scale = options.tolerance_scale;
     if (lacks_statistics(facts)) ++output.unscaled;
     SubmissionResult again = rejudged_result(result, facts, policy);
+    for (auto& reason : again.judgement.reasons) reason = paths.relative(reason);
     const std::string after(verdict_name(again.judgement.verdict));
     if (after != before) {
       ++output.changed;
@@ -157,7 +161,11 @@ RejudgeOutput rejudge_run(RejudgeOptions options) {
   for (const char* carried : {"run_id", "speedup_baseline", "harness_errors"}) {
     if (original_summary.contains(carried)) output.summary[carried] = original_summary[carried];
   }
-  output.summary["rejudge"] = {{"from", out.string()},
+  // where the run is seen from the results, as any path they hold: relative
+  std::error_code unknown;
+  std::filesystem::create_directories(options.into, unknown);
+  const std::filesystem::path from = std::filesystem::proximate(out, options.into, unknown);
+  output.summary["rejudge"] = {{"from", unknown ? out.filename().string() : from.string()},
                                {"tolerance_scale", options.tolerance_scale},
                                {"changed", output.changed},
                                {"changes", output.changes},

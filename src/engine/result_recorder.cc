@@ -5,6 +5,7 @@
 #include "engine/case_results.h"
 #include "engine/evaluator.h"
 #include "engine/record_context.h"
+#include "engine/run_paths.h"
 #include "judge/harness_fault.h"
 #include "judge/judge.h"
 #include "report/job_seconds.h"
@@ -60,12 +61,15 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   result.static_flags = scan.flags;
   result.job_seconds = job_seconds(facts);
   result.set_call(verdict_counts_as_call(result.judgement.verdict));
+  // stored with the reasons' own relative paths, so that keval rejudge rebuilds the same reasons
+  const EvaluationFacts stored_facts =
+      context_.paths ? EvaluationFacts::from_json(relative_strings(facts.to_json(), *context_.paths)) : facts;
   std::unique_lock<std::mutex> lock(mutex_);
   fill_case_results(result, task, facts, context_.speedup_baseline, settings.device == "cuda",
                     context_.ceilings, context_.golden_record);
   const RecordContext record = record_context(task, settings, context_.suite_label, s.code);
-  context_.store.put_evaluation(context_.run_id, index_.keys[i], s.code, task.version, result, &facts, &record,
-                                policy.to_json());
+  context_.store.put_evaluation(context_.run_id, index_.keys[i], s.code, task.version, result, &stored_facts,
+                                &record, policy.to_json());
   auto& stored = index_.results[i];
   stored = std::move(result);
   partial_results_ << stored->to_json().dump() << "\n" << std::flush;

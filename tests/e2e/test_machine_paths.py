@@ -20,3 +20,19 @@ def test_reasons_hold_no_path_of_the_machine(tmp_path):
     for id_, says in (("raises", "failed in work/"), ("fails_to_load", "cannot load work/")):
         reasons = " ".join(results[id_]["reasons"])
         assert says in reasons and str(tmp_path) not in reasons, reasons
+
+
+def test_rejudged_reasons_hold_no_path_of_the_machine(tmp_path):
+    """keval rejudge rebuilds reasons from the stored facts: they read as the run's did."""
+    subs = tmp_path / "subs.jsonl"
+    subs.write_text(json.dumps({"task": "relu", "code": RAISES_WITH_ITS_PATH, "id": "raises"}) + "\n")
+    out = tmp_path / "run"
+    run_keval("run", "--suite", "suites/keval", "--tasks", "relu", "--submissions", subs, "--out", out,
+              "--device", "cpu", "--no-timing", "--quiet")
+    run_keval("rejudge", out, "--into", tmp_path / "again", "--quiet")
+    fresh, = read_results(out)
+    again, = read_results(tmp_path / "again")
+    assert again["reasons"] == fresh["reasons"], (again["reasons"], fresh["reasons"])
+    assert "failed in work/" in " ".join(again["reasons"])
+    summary = json.loads((tmp_path / "again" / "summary.json").read_text())
+    assert summary["rejudge"]["from"] == "../run", summary["rejudge"]
