@@ -119,6 +119,9 @@ train) with keval's provenance columns beside them. keval's docs/dataset.md defi
   so `x.split(DELIMITER + "\\n", 1)[1]` gives it back unchanged.
 - `y` is ModelNew's median latency in **milliseconds** on the inputs of its case, null when the
   submission failed (`verdict`, `reasons`). `timer_method` says how it was measured.
+- No row holds a path of the machines that ran or exported it: `source_db` names each store by
+  its run folder and file (`sweep/keval.db`), and an absolute path in a reason keeps only its
+  last two parts (`.../keval_runner/child.py`).
 
 ```python
 from datasets import load_dataset

@@ -150,7 +150,12 @@ MergeReport merge_outputs(const MergeOptions& options) {
   report.summary["resumed"] = resumed;
   report.summary["same_code"] = same_code;
   nlohmann::json from = nlohmann::json::array();
-  for (const auto& f : folders) from.push_back(f.dir.string());
+  for (const auto& f : folders) {
+    // as seen from OUT, so the summary names no folder of the machine that merged
+    std::error_code unknown;
+    const std::filesystem::path seen = std::filesystem::proximate(f.dir, options.out, unknown);
+    from.push_back(unknown || seen.empty() ? f.dir.filename().string() : seen.string());
+  }
   report.summary["merged"] = {{"shards", count}, {"from", from}, {"missing", report.missing}};
 
   Store store(options.out / "keval.db");

@@ -70,6 +70,7 @@ def test_no_machine_path_in_any_column_or_the_manifest(tmp_path):
             if row["verdict"] == "runtime_error":
                 assert ".../keval_runner/child.py" in row["reasons"]
     assert "/srv/" not in (out / "manifest.json").read_text() + (out / "README.md").read_text()
+    assert "`source_db` names each store by\n  its run folder and file" in (out / "README.md").read_text()
 
 
 def test_the_card_names_each_config_and_a_nested_retime_export_is_its_own(tmp_path):

@@ -91,6 +91,9 @@ def test_merge_knows_one_file_by_any_path_and_refuses_shards_of_another(tmp_path
     proc = run_keval("merge", relative, again, other, "--out", tmp_path / "m")
     assert "1 duplicate" in proc.stdout
     assert [r["id"] for r in read_results(tmp_path / "m")] == ["b", "a", "c"]  # in the file's order
+    # the folders as seen from OUT, though given by absolute paths: no path of the merging machine
+    merged = json.loads((tmp_path / "m" / "summary.json").read_text())["merged"]
+    assert merged["from"] == ["../rel", "../abs", "../one"], merged
 
     foreign = shard_of_file(tmp_path / "foreign", "1/2", "subs.jsonl", [result_line("b", "subs.jsonl:1")],
                             fingerprint="f2")
