@@ -1,6 +1,7 @@
-"""A run's folder that the user cannot write (another user's run, a read-only mount): keval report
-and keval merge read it, keval rejudge writes elsewhere (--into) or says in one line that it must,
-and nothing in the folder changes. The other user is `nobody`, through setpriv: the test needs root."""
+"""A run's folder that the user cannot write (another user's run, a read-only mount): keval report,
+keval compare and keval merge read it, keval rejudge writes elsewhere (--into) or says in one
+line that it must, and nothing in the folder changes. The other user is `nobody`, through
+setpriv: the test needs root."""
 import os
 import shutil
 import subprocess
@@ -79,3 +80,18 @@ def test_merge_reads_a_folder_it_cannot_write(others_run):
     assert proc.returncode == 0, proc.stderr  # was: attempt to write a readonly database
     assert os.path.getsize(os.path.join(merged, "results.jsonl")) > 0
     assert listing(run) == before
+
+
+def every_file(folder):
+    return sorted((os.path.relpath(os.path.join(d, n), folder), os.lstat(os.path.join(d, n)).st_mtime_ns)
+                  for d, dirs, files in os.walk(folder) for n in dirs + files)
+
+
+def test_compare_reads_a_folder_it_cannot_write(others_run):
+    run, home = others_run
+    before = every_file(run)
+    into = os.path.join(home, "comparison.json")
+    proc = as_nobody(home, "compare", run, os.path.join(run, "results.jsonl"), "--json", into)
+    assert proc.returncode == 0, proc.stderr
+    assert "relu" in proc.stdout and os.path.getsize(into) > 0, proc.stdout
+    assert every_file(run) == before
