@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "common/replace_file.h"
 #include "engine/case_results.h"
 #include "engine/evaluator.h"
 #include "engine/record_context.h"
@@ -14,19 +15,22 @@ namespace keval {
 
 ResultRecorder::ResultRecorder(const std::vector<Submission>& submissions, ResumeIndex& index,
                                RecordingContext context, const std::filesystem::path& results_file,
-                               std::ostream& log, bool progress)
+                               std::ostream& log, bool progress, const std::vector<SubmissionResult>& earlier)
     : submissions_(submissions),
       index_(index),
       context_(std::move(context)),
       log_(log),
       unjudged_(submissions.size()),
-      partial_results_(results_file),
       progress_(log, index.pending.size(), progress, ::isatty(2)) {
+  std::string start;
+  for (const auto& r : earlier) start += r.to_json().dump() + "\n";
+  for (const auto& r : index_.results) {
+    if (r) start += r->to_json().dump() + "\n";  // bad and resumed ones
+  }
+  replace_file(results_file, start);
+  partial_results_.open(results_file, std::ios::app);
   for (size_t i = 0; i < index_.results.size(); ++i) {
-    const auto& r = index_.results[i];
-    if (!r) continue;
-    partial_results_ << r->to_json().dump() << "\n" << std::flush;  // bad and resumed ones
-    tell(i, *r);
+    if (index_.results[i]) tell(i, *index_.results[i]);
   }
 }
 

@@ -47,10 +47,13 @@ struct RecordingContext {
 
 class ResultRecorder {
  public:
-  // Starts results.jsonl with the results `index` already has (bad and resumed ones) and the
-  // progress line (one step per pending submission).
+  // Starts results.jsonl with `earlier` (the folder's results of tasks this run leaves alone)
+  // and the results `index` already has (bad and resumed ones), replacing the old file whole, so
+  // a run killed at any point leaves every one of them there; and the progress line (one step
+  // per pending submission).
   ResultRecorder(const std::vector<Submission>& submissions, ResumeIndex& index, RecordingContext context,
-                 const std::filesystem::path& results_file, std::ostream& log, bool progress);
+                 const std::filesystem::path& results_file, std::ostream& log, bool progress,
+                 const std::vector<SubmissionResult>& earlier = {});
 
   void record(size_t line, const Task& task, const EvaluationFacts& facts, const StaticScan& scan);
   void leave_unjudged(size_t line, const std::string& why);

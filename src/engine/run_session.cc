@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/cache_root.h"
+#include "common/replace_file.h"
 #include "engine/ceilings.h"
 #include "engine/code_metrics.h"
 #include "engine/device_probe.h"
@@ -112,7 +113,7 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   ResultRecorder recorder(submissions, index,
                           {store, run_id, settings, options.suite_label, speedup_baseline,
                            ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr, on_result, &paths},
-                          options.out / "results.jsonl", log, options.progress);
+                          options.out / "results.jsonl", log, options.progress, earlier);
   scheduler.run(suite, submissions, index, settings, options.batch_variants, recorder);
   recorder.close();
   if (warm) {
@@ -151,10 +152,12 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
       if (!folder_summary.contains(key)) folder_summary[key] = value;
     }
   }
-  std::ofstream results_file(options.out / "results.jsonl");
-  for (const auto& r : earlier) results_file << r.to_json().dump() << "\n";
-  for (const auto& r : output.results) results_file << r.to_json().dump() << "\n";
-  std::ofstream(options.out / "summary.json") << folder_summary.dump(2) << "\n";
+  // each replaced whole: a kill while they are written leaves the old file, never a part
+  std::string results_text;
+  for (const auto& r : earlier) results_text += r.to_json().dump() + "\n";
+  for (const auto& r : output.results) results_text += r.to_json().dump() + "\n";
+  replace_file(options.out / "results.jsonl", results_text);
+  replace_file(options.out / "summary.json", folder_summary.dump(2) + "\n");
   store.finish_run(run_id, output.summary);
   remove_fallback_work_root(work_root, options.out);
   return output;
