@@ -93,11 +93,11 @@ def switched_uid(request: dict):
 
 # -- child side ---------------------------------------------------------------------------
 
-def set_parent_death_signal() -> None:
-    """SIGKILL this process when its parent (the zygote) dies. A credential change clears it,
-    so it is set again after the uid switch."""
+def set_parent_death_signal(signal_number: int = signal.SIGKILL) -> None:
+    """`signal_number` to this process when its parent (the zygote, for a job) dies. A
+    credential change clears it, so it is set again after the uid switch."""
     try:
-        libc().prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        libc().prctl(PR_SET_PDEATHSIG, int(signal_number), 0, 0, 0)
     except Exception:
         pass
 

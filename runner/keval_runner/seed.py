@@ -23,13 +23,12 @@ def _reply(channel: socket.socket, **message) -> None:
     channel.send(json.dumps(message).encode())
 
 
-def _become_zygote(channel: socket.socket, fds: list, toolkit) -> None:
+def _become_zygote(channel: socket.socket, fds: list, toolkit, seed_pid: int) -> None:
     """In the forked child: takes the descriptors as its own streams and serves jobs."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the zygote waits for its own children
         os.setpgid(0, 0)  # its own group, as an exec'd zygote has: a kill of the group is ours
-        seed_pid = os.getppid()
         channel.close()
         stdin_fd, protocol_in, log_fd = fds
         os.dup2(stdin_fd, 0)
@@ -66,9 +65,10 @@ def serve_spawns(channel: socket.socket, toolkit) -> int:
                    f"descriptors, got {data[:200]!r} with {len(fds)}")
             continue
         try:
+            seed_pid = os.getpid()
             pid = os.fork()
             if pid == 0:
-                _become_zygote(channel, fds, toolkit)
+                _become_zygote(channel, fds, toolkit, seed_pid)
             reply = {"type": "spawned", "pid": pid}
         except OSError as exc:
             reply = {"type": "error", "message": f"fork failed: {exc}"}

@@ -93,7 +93,8 @@ class OutputSink:
         return self.kept < self.total
 
 
-# While a job runs, how often the zygote checks that the controller is still there.
+# While a job runs, how often the zygote checks that the controller is still there (a backstop:
+# the controller's death reaches it as SIGTERM, see leave_orphaned).
 ORPHAN_CHECK_SECONDS = 1.0
 
 
@@ -102,6 +103,8 @@ class Zygote:
         self.protocol_fd = protocol_fd
         # the controller, or the seed that forked us (seed.py), which lives exactly as long
         self.controller_pid = parent_pid
+        self.job_pid = None  # the running job's child, also its process group; None between jobs
+        self.sweep_uid = None
         from .shared_inputs import SharedInputs  # imports torch: only after import_toolkit
 
         self.shared_inputs = SharedInputs()
@@ -125,6 +128,21 @@ class Zygote:
             write_all(self.protocol_fd, line + b"\n")
         else:  # something other than the runner wrote into the message pipe
             self.protocol_error(job, "BadChildMessage", clip(line.decode("utf-8", "replace"), 200))
+
+    def leave_orphaned(self, *_signal) -> None:
+        """The controller is gone (killed, crashed): nobody will kill the running job at its
+        deadline, and it may hold a GPU. Ends the job, its group and what it left, then the
+        zygote. The SIGTERM handler: the zygote gets SIGTERM when the controller, or the seed
+        that forked it, dies (PR_SET_PDEATHSIG)."""
+        pid = self.job_pid
+        if pid is not None:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, PermissionError, ChildProcessError):
+                pass
+        sandbox.kill_leftovers(pid, self.sweep_uid)
+        os._exit(0)
 
     # -- one job ---------------------------------------------------------------------------
 
@@ -193,15 +211,7 @@ class Zygote:
                 if fired and exited():
                     break
                 if os.getppid() != self.controller_pid:
-                    # The controller died (killed, crashed): nobody will kill this job at its
-                    # deadline, and it may hold a GPU. End it, its group and the zygote.
-                    try:
-                        os.killpg(pid, signal.SIGKILL)
-                        os.waitpid(pid, 0)
-                    except (ProcessLookupError, PermissionError, ChildProcessError):
-                        pass
-                    sandbox.kill_leftovers(pid, self.sweep_uid)
-                    os._exit(0)
+                    self.leave_orphaned()  # e.g. a parent that is a wrapper, not the controller
             _, status = os.waitpid(pid, 0)
             self.leftovers = sandbox.kill_leftovers(pid, self.sweep_uid)
             deadline = time.monotonic() + DRAIN_SECONDS
@@ -247,6 +257,7 @@ class Zygote:
                     os.close(fd)
             raise
         if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the zygote's handler is not the job's
             os.dup2(out_write, 1)
             os.dup2(err_write, 2)
             keep = {message_write, sync_write}
@@ -254,6 +265,7 @@ class Zygote:
                 if fd is not None and fd not in keep:
                     os.close(fd)
             run_child(request, message_write, sync_write, close_fds=(self.protocol_fd,))
+        self.job_pid = pid
         for fd in (message_write, sync_write, out_write, err_write):
             os.close(fd)
         os.read(sync_read, 1)  # returns once the child has its own process group (or died)
@@ -265,12 +277,13 @@ class Zygote:
         try:
             status = self._pump(pid, job, {"message": message_read, "stdout": out_read, "stderr": err_read}, sinks)
         finally:
+            self.job_pid = None
             for fd in files:
                 if fd is not None:
                     os.close(fd)
         code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
-        signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        self.writer(job).send("exit", code=code, signal=signal, stdout_bytes=sinks["stdout"].total,
+        killed_by = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        self.writer(job).send("exit", code=code, signal=killed_by, stdout_bytes=sinks["stdout"].total,
                               stderr_bytes=sinks["stderr"].total,
                               output_truncated=sinks["stdout"].truncated or sinks["stderr"].truncated,
                               leftovers_killed=self.leftovers)
@@ -312,6 +325,12 @@ def serve(torch, triton, protocol_fd: int, parent_pid: int) -> int:
     """Serves requests from stdin until it closes; the toolkit is already imported."""
     sandbox.become_subreaper()  # a job's orphans come back to us, to be killed after the job
     zygote = Zygote(protocol_fd, parent_pid)
+    # The parent's death arrives as SIGTERM: the controller's (which set it before the exec) or
+    # the seed's (which dies with the controller). Until here its default ended us.
+    signal.signal(signal.SIGTERM, zygote.leave_orphaned)
+    sandbox.set_parent_death_signal(signal.SIGTERM)
+    if os.getppid() != parent_pid:
+        zygote.leave_orphaned()  # it died before the line above
     zygote.writer("").send("ready", pid=os.getpid(), python=platform.python_version(),
                            torch=torch.__version__, triton=triton.__version__)
     stdin = sys.stdin.buffer

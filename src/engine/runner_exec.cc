@@ -1,12 +1,20 @@
 #include "engine/runner_exec.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <future>
 #include <map>
+#include <mutex>
+#include <thread>
 
 extern char** environ;
 
@@ -41,6 +49,50 @@ void close_descriptors_from(int first) {
   for (long fd = first; fd < (most > 0 && most < 65536 ? most : 65536); ++fd) ::close(static_cast<int>(fd));
 }
 
+// The one thread that forks every runner. A runner's death signal (PR_SET_PDEATHSIG) fires when
+// the thread that forked it ends, not its process; slots start and restart their runners on
+// threads that end long before keval does (the pool's starters, the scheduler's), and the seed
+// one of them starts serves the whole run. This thread lives as long as keval: it is never
+// joined and its state is never destroyed, so a runner's signal comes when keval is gone.
+class Forker {
+ public:
+  static Forker& instance() {
+    static Forker* forker = new Forker;  // never deleted: exit() must not tear it down under the thread
+    return *forker;
+  }
+
+  pid_t run(std::function<pid_t()> fork_child) {
+    std::packaged_task<pid_t()> task(std::move(fork_child));
+    std::future<pid_t> pid = task.get_future();
+    {
+      std::lock_guard lock(mutex_);
+      tasks_.push_back(std::move(task));
+    }
+    wake_.notify_one();
+    return pid.get();  // rethrows the fork's HarnessError
+  }
+
+ private:
+  Forker() { std::thread([this] { serve(); }).detach(); }
+
+  void serve() {
+    while (true) {
+      std::packaged_task<pid_t()> task;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return !tasks_.empty(); });
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::packaged_task<pid_t()>> tasks_;
+};
+
 }  // namespace
 
 pid_t exec_runner(const RunnerConfig& config, const std::vector<std::string>& args, int stdin_fd,
@@ -58,10 +110,25 @@ pid_t exec_runner(const RunnerConfig& config, const std::vector<std::string>& ar
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
 
-  const pid_t pid = ::fork();
-  if (pid < 0) throw HarnessError(std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) {
+  const pid_t controller = ::getpid();
+  return Forker::instance().run([&]() -> pid_t {
+    const pid_t pid = ::fork();
+    if (pid < 0) throw HarnessError(std::string("fork failed: ") + std::strerror(errno));
+    if (pid != 0) return pid;
     ::setpgid(0, 0);  // a signal to the controller's group must not reach the runner's children
+    // keval killed outright (kill -9, the OOM killer) takes its runners along: the seed ends,
+    // and a zygote ends its job and what the job left, as it does when it finds itself orphaned
+    // (zygote.py). Kept across the exec of the runner's Python (no set-uid binary).
+    // It must also arrive: a blocked mask and an ignored signal survive fork and exec, and keval
+    // serve blocks SIGTERM in every thread but the one that waits for it.
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    ::sigaction(SIGTERM, &default_action, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != controller) ::_exit(143);  // keval died before the line above
     int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     ::dup2(stdin_fd, 0);
     if (log_fd >= 0) ::dup2(log_fd, 2);
@@ -70,8 +137,7 @@ pid_t exec_runner(const RunnerConfig& config, const std::vector<std::string>& ar
     ::execvpe(argv[0], argv.data(), envp.data());
     std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
     ::_exit(127);
-  }
-  return pid;
+  });
 }
 
 }  // namespace keval

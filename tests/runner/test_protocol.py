@@ -6,7 +6,7 @@ import signal
 import pathlib
 import time
 
-from runner_harness import case, of_type, only
+from runner_harness import RunnerProcess, RunnerSeed, case, of_type, only
 
 
 def test_ready_names_versions_and_pid(runner):
@@ -186,6 +186,30 @@ def test_children_die_with_the_zygote(fresh_runner, jobs):
     assert _gone(pid)
     assert all(_gone(p) for p in guests), f"guest(s) {guests} outlived their warden"
 
+
+def test_zygotes_die_with_their_seed_idle_or_in_a_job(jobs):
+    """The seed dies with keval (its death signal, src/engine/runner_exec.cc); its zygotes then
+    get SIGTERM (seed.py) and leave, one idle with its stdin still open (no EOF tells it), one
+    ending its job's warden and guest first. The test's seed: this one is killed."""
+    seed = RunnerSeed()
+    idle, busy = RunnerProcess(seed=seed), RunnerProcess(seed=seed)
+    try:
+        busy.send(jobs.candidate("infinite_loop"))
+        warden = busy.next()["pid"]
+        busy.next()  # entry: the guest is now in the endless call
+        family = [idle.proc.pid, busy.proc.pid, warden, *_children_of(warden)]
+        assert len(family) > 3, "the warden has no guest"
+        seed.proc.kill()
+        seed.proc.wait(timeout=30)
+        deadline = time.monotonic() + 60
+        while not all(_gone(pid) for pid in family):
+            assert time.monotonic() < deadline, f"{[p for p in family if not _gone(p)]} outlived the seed by 60 s"
+            time.sleep(0.05)
+    finally:
+        for zygote in (idle, busy):
+            zygote.proc.kill()
+            zygote.close()
+        seed.channel.close()
 
 def test_the_submission_holds_no_pipe_to_the_controller(runner, jobs):
     """The submission runs in the guest, which closed the message pipe: lines it writes into
