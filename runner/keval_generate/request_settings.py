@@ -28,13 +28,20 @@ def parse_header(text: str) -> tuple:
     return name.strip(), value.strip()
 
 
+def stops_from(values) -> tuple:
+    """--stop's values as given. Python's argparse before 3.13 takes a value that is exactly
+    "--" (`--stop=--`, as keval passes it on) for its separator, drops it and appends [] instead:
+    that [] can only be a "--"."""
+    return tuple("--" if value == [] else value for value in values or ())
+
+
 def settings_from(args) -> RequestSettings:
     if args.n < 1:
         raise GenerateError("--n", "must be 1 or more")
     if args.top_p is not None and not 0 < args.top_p <= 1:
         raise GenerateError("--top-p", f"{args.top_p} is not in (0, 1]")
     return RequestSettings(temperature=args.temperature, max_tokens=args.max_tokens, top_p=args.top_p,
-                           stop=tuple(args.stop or ()), n=args.n, stream=args.stream,
+                           stop=stops_from(args.stop), n=args.n, stream=args.stream,
                            thinking_budget=args.thinking_budget, reasoning_effort=args.reasoning_effort,
                            headers=tuple(parse_header(h) for h in args.header or ()))
 

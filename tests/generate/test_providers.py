@@ -132,3 +132,16 @@ def test_keval_generate_passes_every_setting_on(tmp_path, fake_server, monkeypat
     for line in records(tmp_path):
         assert line["generation"]["settings"]["thinking_budget"] == 2048 and line["generation"]["reasoning"]
         assert line["generation"]["cost_usd"] is not None
+
+
+@pytest.mark.timeout(120)
+def test_stop_sequences_that_start_with_a_dash_reach_the_request_unchanged(tmp_path, fake_server):
+    """`--stop --` and `--stop=--` are a stop sequence "--", not the end of the options (keval
+    passes stops on as `--stop=S`; Python's argparse before 3.13 turned that "--" into [])."""
+    server = fake_server({"routes": recorded_routes()})
+    run_keval("generate", "--suite", "suites/keval", "--tasks", "relu", "--model", "fake-model", "--base-url",
+              server.url, "--samples", 1, "--out", tmp_path / "subs.jsonl",
+              "--stop", "--", "--stop=--", "--stop", "-x", "--stop", "--x", "--stop=---")
+    stops = ["--", "--", "-x", "--x", "---"]
+    assert [request["settings"]["stop"] for request in server.requests()] == [stops]
+    assert [line["generation"]["settings"]["stop"] for line in records(tmp_path)] == [stops]
