@@ -4,16 +4,22 @@
 #include <httplib.h>
 #include <signal.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 
+#include "serve/connection_reaper.h"
 #include "serve/route_label.h"
 
 namespace keval {
 namespace {
+
+constexpr int kKeepAliveSeconds = 5;
+constexpr int kReadTimeoutSeconds = 10;
+constexpr int kHeaderDeadlineSeconds = 10;
 
 void send(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
@@ -65,7 +71,11 @@ void serve_http(Service& service, const HttpOptions& options) {
   const int threads = options.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   http.set_payload_max_length(options.max_body);
-  http.set_read_timeout(30, 0);
+  // A connection holds its thread while it waits: 5 s for a request after connecting or after
+  // an answer, 10 s for each read; the reaper bounds the whole header (docs/scale.md).
+  http.set_keep_alive_timeout(kKeepAliveSeconds);
+  http.set_read_timeout(kReadTimeoutSeconds, 0);
+  ConnectionReaper reaper(options.port, std::chrono::seconds(kHeaderDeadlineSeconds));
 
   // The token is checked before any body is read or asked for (100 Continue comes after it).
   auto refused = [&](const httplib::Request& req, httplib::Response& res) {
@@ -78,6 +88,7 @@ void serve_http(Service& service, const HttpOptions& options) {
     return true;
   };
   http.set_pre_routing_handler([&](const httplib::Request& req, httplib::Response& res) {
+    reaper.request_started(ConnectionReaper::peer_name(req.remote_addr, req.remote_port));
     return refused(req, res) ? httplib::Server::HandlerResponse::Handled : httplib::Server::HandlerResponse::Unhandled;
   });
   http.set_expect_100_continue_handler([&](const httplib::Request& req, httplib::Response& res) {
@@ -110,6 +121,7 @@ void serve_http(Service& service, const HttpOptions& options) {
     send(res, 500, {{"error", what}, {"field", "server"}});
   });
   http.set_logger([&](const httplib::Request& req, const httplib::Response& res) {
+    reaper.request_ended(ConnectionReaper::peer_name(req.remote_addr, req.remote_port));
     service.metrics().request(route_label(req.method, req.path), res.status);
   });
 
@@ -158,9 +170,11 @@ void serve_http(Service& service, const HttpOptions& options) {
     http.stop();
   });
   service.start();
+  reaper.start();
   std::cerr << "keval serve: listening on " << (options.cert_file.empty() ? "http" : "https") << "://"
             << options.host << ":" << options.port << "\n";
   http.listen_after_bind();
+  reaper.stop();
   service.stop();
   if (stopper.joinable()) {
     pthread_kill(stopper.native_handle(), SIGTERM);

@@ -142,3 +142,53 @@ def test_answers_name_no_folder_of_the_machine(tmp_path):
         assert str(tmp_path) not in answer["error"] and str(REPO) not in answer["error"], answer["error"]
     finally:
         server.stop()
+
+
+def test_idle_and_slowloris_connections_leave_requests_answered(tmp_path):
+    """4 HTTP threads, 24 sockets that connect and say nothing and 24 that send a request's
+    headers a line every 2 s: before, a slow one held its thread as long as it kept sending (each
+    read waited 30 s) and /v1/health waited behind them all; now a connection without its whole
+    headers 10 s after connecting is shut, and health is answered meanwhile."""
+    server = Server(tmp_path, "--http-threads", "4")
+    server.start()
+    stop = threading.Event()
+    idle, slow = [], []
+    dripper = threading.Thread(target=lambda: None)
+    try:
+        for _ in range(24):
+            idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+        for _ in range(24):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")
+            slow.append(s)
+
+        def drip():
+            while not stop.wait(2):
+                for s in slow:
+                    try:
+                        s.sendall(b"X-Slow: 1\r\n")
+                    except OSError:
+                        pass  # shut by the server
+
+        dripper = threading.Thread(target=drip)
+        dripper.start()
+        t0 = time.time()
+        with urllib.request.urlopen(server.url + "/v1/health", timeout=90) as resp:
+            assert resp.status == 200
+        took = time.time() - t0
+        assert took < 60, f"health took {took:.0f} s behind idle connections"
+        # every idle and slow connection was shut by the server: reading it ends
+        for s in idle + slow:
+            s.settimeout(60)
+            try:
+                while s.recv(4096):
+                    pass
+            except ConnectionResetError:
+                pass
+    finally:
+        stop.set()
+        if dripper.is_alive():
+            dripper.join(timeout=30)
+        for s in idle + slow:
+            s.close()
+        server.stop()
