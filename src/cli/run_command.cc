@@ -40,6 +40,10 @@ void add_run_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--timeout", options->timeout_s, "seconds per job before it is killed")
       ->check(CLI::Range(1, 86400));
   cmd->add_option("--seeds", options->seeds, "fresh seeds per case (at least 2)")->check(CLI::Range(2, 100));
+  cmd->add_option("--held-out", options->held_out,
+                  "cases per task drawn from its [held_out] ranges with the run's secret seed, judged for "
+                  "correctness only (default 2; 0: none)")
+      ->check(CLI::Range(0, 100));
   cmd->add_flag("--no-timing", *no_timing, "judge correctness only");
   add_timing_limit_options(cmd, options.get());
   cmd->add_option("--min-own-share", options->min_own_share,

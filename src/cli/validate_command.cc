@@ -45,6 +45,9 @@ void add_validate_command(CLI::App& app, CommandAction& action) {
                       "time the goldens against these (default eager; with --status eager,compile); the "
                       "first is the speedup baseline, the rest go to cases[].baseline_ms");
   cmd->add_option("--timeout", options->timeout_s, "seconds per job")->check(CLI::Range(1, 86400));
+  cmd->add_option("--held-out", options->held_out,
+                  "cases per task drawn from its [held_out] ranges, correctness only (default 2; 0: none)")
+      ->check(CLI::Range(0, 100));
   add_timing_limit_options(cmd, options.get());
   auto no_timing = std::make_shared<bool>(false);
   cmd->add_flag("--no-timing", *no_timing, "check correctness only");

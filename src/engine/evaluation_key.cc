@@ -13,7 +13,11 @@ std::string evaluation_key(const std::string& submission_hash, const Task& task,
                            const RunSettings& settings, const EvaluationContext& context) {
   // The planned cases without their seeds (fresh each run): names, shapes and tolerances.
   nlohmann::json cases = nlohmann::json::array();
-  for (nlohmann::json planned : plan_cases(task, settings, settings.seeds_per_case)) {
+  // Held-out shapes are drawn anew each run, like the seeds: the key holds how many and the
+  // ranges they are drawn from.
+  RunSettings listed = settings;
+  listed.held_out_cases = 0;
+  for (nlohmann::json planned : plan_cases(task, listed, settings.seeds_per_case)) {
     planned.erase("seeds");
     cases.push_back(std::move(planned));
   }
@@ -26,6 +30,8 @@ std::string evaluation_key(const std::string& submission_hash, const Task& task,
       {"inplace", task.inplace},
       {"require_kernel", task.require_kernel},
       {"cases", cases},
+      {"held_out_cases", task.held_out.empty() ? 0 : settings.held_out_cases},
+      {"held_out", task.held_out.to_json()},
       {"device", settings.device},
       {"gpu", context.gpu},
       {"seeds_per_case", settings.seeds_per_case},

@@ -85,5 +85,24 @@ TEST(EvaluationKeyTest, RunnerCodeHashFollowsEveryPythonFileOfThePackage) {
   std::filesystem::remove_all(root);
 }
 
+TEST(EvaluationKeyTest, HeldOutCasesKeyTheirCountAndRangesNotTheirDraw) {
+  auto with_held_out = [](Task& t) {
+    HeldOutParam n;
+    n.name = "n";
+    n.kind = HeldOutParam::Kind::kRange;
+    n.lo = 1, n.hi = 999;
+    t.held_out.params = {n};
+  };
+  const std::string first = key_of([&](Task& t, RunSettings& s, EvaluationContext&) { with_held_out(t); s.seed_base = 1; });
+  const std::string again = key_of([&](Task& t, RunSettings& s, EvaluationContext&) { with_held_out(t); s.seed_base = 2; });
+  EXPECT_EQ(first, again);  // other shapes each run, as other seeds: resume reuses the result
+  EXPECT_NE(first, key_of([](Task&, RunSettings&, EvaluationContext&) {}));
+  EXPECT_NE(first, key_of([&](Task& t, RunSettings& s, EvaluationContext&) { with_held_out(t); s.held_out_cases = 3; }));
+  EXPECT_NE(first, key_of([&](Task& t, RunSettings&, EvaluationContext&) {
+    with_held_out(t);
+    t.held_out.params[0].hi = 500;
+  }));
+}
+
 }  // namespace
 }  // namespace keval

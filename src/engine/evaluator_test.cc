@@ -251,6 +251,34 @@ TEST_F(EvaluatorTest, RequestsCarryCasesSeedsAndTolerances) {
   EXPECT_EQ(timing["baselines"][0]["name"], "golden");
 }
 
+TEST_F(EvaluatorTest, HeldOutCasesAreCheckedByBothJobsAndNeverTimed) {
+  Task task = tiny_task();
+  HeldOutParam n;
+  n.name = "n";
+  n.kind = HeldOutParam::Kind::kRange;
+  n.lo = 1, n.hi = 999;
+  task.held_out.params = {n};
+  for (const std::string device : {"cpu", "cuda"}) {
+    RunSettings settings;
+    settings.device = device;
+    settings.seed_base = 42;
+    json candidate = candidate_request(task, settings, dirs.code_file(), dirs);
+    ASSERT_EQ(candidate["cases"].size(), 3u) << candidate["cases"].dump();
+    const json held_out = candidate["cases"][1];
+    EXPECT_EQ(held_out["name"], "held_out_1 n=" + held_out["params"]["n"].dump());
+    EXPECT_EQ(held_out["seeds"].size(), 2u);
+    EXPECT_EQ(reference_request(task, settings, dirs)["cases"], candidate["cases"]);  // the same draw
+    json timing = timing_request(task, settings, dirs.code_file(), dirs);
+    ASSERT_EQ(timing["cases"].size(), 1u);
+    EXPECT_EQ(timing["cases"][0]["name"], "c");  // the timed case is among the checked ones
+    settings.held_out_cases = 0;
+    EXPECT_EQ(candidate_request(task, settings, dirs.code_file(), dirs)["cases"].size(), 1u);
+  }
+  RunSettings quick;
+  quick.quick_correctness = true;  // keval sweep's variants of a golden
+  EXPECT_EQ(candidate_request(task, quick, dirs.code_file(), dirs)["cases"].size(), 1u);
+}
+
 TEST_F(EvaluatorTest, TimingJobProfilesKernelsOnlyWhereATritonKernelIsRequired) {
   RunSettings settings;
   settings.device = "cuda";

@@ -18,9 +18,7 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
   const bool has_benchmark = std::any_of(task.cases.begin(), task.cases.end(),
                                          [](const TaskCase& c) { return !c.small; });
   nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : task.cases) {
-    if (settings.device == "cpu" && !c.small) continue;
-    if (settings.device == "cuda" && benchmark_only && has_benchmark && c.small) continue;
+  auto add = [&](const TaskCase& c) {
     for (const auto& dtype : task.dtypes_of(c)) {
       nlohmann::json seeds = nlohmann::json::array();
       // Seeds differ per case and dtype, and per run through seed_base.
@@ -32,18 +30,30 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
       cases.push_back({{"name", c.name}, {"params", c.params}, {"dtype", dtype},
                        {"seeds", seeds}, {"atol", tolerance.atol}, {"rtol", tolerance.rtol}});
     }
+  };
+  for (const auto& c : task.cases) {
+    if (settings.device == "cpu" && !c.small) continue;
+    if (settings.device == "cuda" && benchmark_only && has_benchmark && c.small) continue;
+    add(c);
+  }
+  // Held-out shapes are checked, never timed: drawn from the run's secret seed like the inputs.
+  if (!benchmark_only) {
+    for (const auto& c : draw_held_out(task, settings.seed_base, settings.held_out_cases)) add(c);
   }
   return cases;
 }
 
 // The cases correctness is judged on: every case with the run's seeds, or in the sweep's quick
-// mode the small ones (all, if the task has none) with one seed each.
+// mode the small ones (all, if the task has none) with one seed each and no held-out shapes (a
+// variant of a golden differs from it only in tuning constants).
 static nlohmann::json correctness_cases(const Task& task, const RunSettings& settings) {
   if (!settings.quick_correctness) return plan_cases(task, settings, settings.seeds_per_case);
   Task small = task;
   std::erase_if(small.cases, [](const TaskCase& c) { return !c.small; });
   if (small.cases.empty()) small.cases = task.cases;
-  return plan_cases(small, settings, 1);
+  RunSettings quick = settings;
+  quick.held_out_cases = 0;
+  return plan_cases(small, quick, 1);
 }
 
 static nlohmann::json base_request(const std::string& kind, const Task& task,

@@ -21,8 +21,9 @@ struct JobDirs {
   void create() const;
 };
 
-// The `cases` array: small cases only on the CPU; `seeds_per_case` seeds each. With
-// `benchmark_only`, on CUDA only the cases not marked small (all of them if every case is small).
+// The `cases` array: small cases only on the CPU; `seeds_per_case` seeds each; then the run's
+// held-out cases (suite/held_out.h). With `benchmark_only` (the timed cases): no held-out case,
+// and on CUDA only the cases not marked small (all of them if every case is small).
 nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int seeds_per_case,
                           bool benchmark_only = false);
 

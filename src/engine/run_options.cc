@@ -44,6 +44,7 @@ RunSettings run_settings(const RunOptions& options, const std::string& device) {
   RunSettings settings;
   settings.device = device;
   settings.seeds_per_case = options.seeds;
+  settings.held_out_cases = options.held_out;
   settings.min_own_gpu_share = options.min_own_share;
   settings.seed_base = std::random_device{}();
   settings.timing = TimingSettings::for_device(settings.device);

@@ -27,6 +27,7 @@ struct RunOptions {
   std::string python;           // "" = $KEVAL_PYTHON or python3
   int timeout_s = 0;            // per job; 0 = default for the device
   int seeds = 2;
+  int held_out = 2;             // held-out cases per task (RunSettings::held_out_cases)
   double timing_max_seconds = 0;  // per case, dtype and contender; 0 = the device's default
   double min_own_share = 0.5;   // library_fallback: the share of GPU time own kernels need
   bool timing = true;

@@ -79,6 +79,9 @@ struct RunSettings {
   int gpu = 0;
   int seeds_per_case = 2;
   uint64_t seed_base = 0;  // fresh per run, so inputs cannot be predicted
+  // Cases drawn per task from its `[held_out]` ranges with seed_base (suite/held_out.h):
+  // shapes no instruction names, judged for correctness only.
+  int held_out_cases = 2;
   bool check_determinism = true;
   TimingSettings timing;
   CheckSettings checks;
@@ -100,7 +103,7 @@ struct RunSettings {
 
   nlohmann::json to_json() const {
     return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
-            {"seed_base", seed_base}, {"check_determinism", check_determinism},
+            {"seed_base", seed_base}, {"held_out_cases", held_out_cases}, {"check_determinism", check_determinism},
             {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"baselines", baselines}, {"timeout_s", timeout.count()},
             {"quick_correctness", quick_correctness}};
   }

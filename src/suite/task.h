@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/expression.h"
+#include "suite/held_out.h"
 
 namespace keval {
 
@@ -57,6 +58,7 @@ struct Task {
   std::string compute_rate;
   std::map<std::string, Tolerance> tolerance;  // by dtype name
   std::vector<TaskCase> cases;
+  HeldOut held_out;  // how the shape symbols may vary in held-out cases; empty: none
   std::filesystem::path dir;  // holds task.toml, reference.py, golden.py
 
   std::vector<std::string> dtypes_of(const TaskCase& c) const {

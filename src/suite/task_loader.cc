@@ -10,7 +10,7 @@ namespace keval {
 namespace {
 
 const std::vector<std::string> kTaskKeys = {
-    "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction",
+    "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction", "held_out",
     "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "inputs_on_device", "compute_rate",
     "check_reference_defined"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes", "tolerance"};
@@ -186,6 +186,36 @@ TaskCase read_case(const std::string& file, const toml::table& table, size_t ind
   return c;
 }
 
+// The `[held_out]` table; an error names the line of the field it is about.
+void read_task_held_out(const std::string& file, const toml::node& node, Task& task) {
+  const toml::table* table = node.as_table();
+  if (!table) FieldReader(file, toml::table{}, "").fail(&node, "held_out", "must be a table");
+  std::vector<std::pair<toml::source_position, std::string>> listed;
+  if (const toml::table* params = table->get_as<toml::table>("params")) {
+    for (const auto& [key, value] : *params) listed.emplace_back(value.source().begin, std::string(key.str()));
+  }
+  std::sort(listed.begin(), listed.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.first.line, a.first.column) < std::pair(b.first.line, b.first.column);
+  });
+  std::vector<std::string> order;
+  for (const auto& [_, name] : listed) order.push_back(name);
+  try {
+    task.held_out = read_held_out(to_json(node), task, order);
+  } catch (const HeldOutError& e) {
+    // the deepest field the path names that the file has
+    const toml::node* at = &node;
+    std::string path;
+    for (size_t start = 0; start < e.field.size();) {
+      size_t dot = e.field.find('.', start);
+      if (dot == std::string::npos) dot = e.field.size();
+      path += (path.empty() ? "" : ".") + e.field.substr(start, dot - start);
+      if (const toml::node* deeper = table->at_path(path).node()) at = deeper;
+      start = dot + 1;
+    }
+    FieldReader(file, *table, e.field.empty() ? "" : "held_out.").fail(at, e.field.empty() ? "held_out" : e.field, e.what());
+  }
+}
+
 }  // namespace
 
 Task load_task(const std::filesystem::path& task_dir) {
@@ -260,6 +290,7 @@ Task load_task(const std::filesystem::path& task_dir) {
   if (std::none_of(task.cases.begin(), task.cases.end(), [](const TaskCase& c) { return c.small; })) {
     reader.fail(cases_node, "cases", "no case has small = true (CPU mode would run nothing)");
   }
+  if (const toml::node* held_out = reader.find("held_out", false)) read_task_held_out(file, *held_out, task);
   for (const char* script : {"reference.py", "golden.py"}) {
     if (!std::filesystem::exists(task_dir / script)) {
       throw TaskFileError((task_dir / script).string() + ": missing");
