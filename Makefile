@@ -31,7 +31,7 @@ build: deps
 install: build
 	install -d $(PREFIX)/bin $(PREFIX)/share/keval/runner
 	install -m 755 $(BUILD)/keval $(PREFIX)/bin/keval
-	cp -r runner/keval_runner runner/keval_dataset runner/keval_report runner/keval_mutate $(PREFIX)/share/keval/runner/
+	cp -r runner/keval_runner runner/keval_adapters runner/keval_dataset runner/keval_report runner/keval_mutate $(PREFIX)/share/keval/runner/
 	echo "$(PY)" > $(PREFIX)/share/keval/python
 	@echo "installed $(PREFIX)/bin/keval (runner Python: $(PY))"
 

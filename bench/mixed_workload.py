@@ -43,7 +43,7 @@ def kernelbenchx_goldens(checkout: str, work: pathlib.Path) -> dict:
     """{task: golden code} from KernelBenchX's adapter (docs/peers.md): its references, in
     PyTorch, each with keval's glue at its end."""
     out = work / "adapted-kernelbenchx"
-    done = subprocess.run([keval_python(), "-m", "keval_runner.adapters", "kernelbenchx", "suite", "--source", checkout,
+    done = subprocess.run([keval_python(), "-m", "keval_adapters", "kernelbenchx", "suite", "--source", checkout,
                            "--out", str(out)], env=dict(os.environ, PYTHONPATH=str(REPO / "runner")),
                           capture_output=True, text=True)
     if done.returncode != 0:

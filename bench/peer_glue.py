@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "runner"))
 
 
 def adapted(kind: str, checkout: str, out: pathlib.Path) -> pathlib.Path:
-    done = subprocess.run([keval_python(), "-m", "keval_runner.adapters", kind, "suite", "--source", checkout,
+    done = subprocess.run([keval_python(), "-m", "keval_adapters", kind, "suite", "--source", checkout,
                            "--out", str(out)], env=dict(os.environ, PYTHONPATH=str(REPO / "runner")),
                           capture_output=True, text=True)
     if done.returncode != 0:
@@ -91,7 +91,7 @@ def microseconds_per_call(call, calls: int) -> float:
 def measure(suite: pathlib.Path, label: str, count: int, calls: int, device: str) -> list:
     import torch
 
-    from keval_runner.adapters.common.module_file import load_module
+    from keval_adapters.common.module_file import load_module
     from keval_runner.inputs import torch_dtype
 
     tasks = [t for t in sorted(p.parent for p in suite.glob("*/task.toml")) if perf_case(t)]

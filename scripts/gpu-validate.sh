@@ -107,7 +107,7 @@ PY
           # any-code) and a broken one (outputs off by 10% + 0.1, beyond the 1e-2 tolerance: expect mismatch)
           PYTHONPATH=runner $KEVAL_PYTHON - "$P/KernelBench" <<'PY'
 import json, sys
-from keval_runner.adapters.kernelbench.problems import list_problems
+from keval_adapters.kernelbench.problems import list_problems
 problems = [p for p in list_problems(sys.argv[1], [1])][:20] + [p for p in list_problems(sys.argv[1], [2])][:10]
 broken = "\n\nclass ModelNew(Model):\n    def forward(self, *args):\n        return super().forward(*args) * 1.1 + 0.1\n"
 with open("/tmp/kv-kb/subs.jsonl", "w") as f:

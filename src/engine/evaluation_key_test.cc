@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace keval {
@@ -59,30 +60,122 @@ TEST(EvaluationKeyTest, EverySettingAResultDependsOnChangesTheKey) {
       {"case shape", [](Task& t, RunSettings&, EvaluationContext&) { t.cases[0].params["n"] = 5; }},
       {"inplace", [](Task& t, RunSettings&, EvaluationContext&) { t.inplace = true; }},
       {"runner code", [](Task&, RunSettings&, EvaluationContext& c) { c.runner = "beef"; }},
+      {"adapter", [](Task& t, RunSettings&, EvaluationContext& c) { t.adapter = "kernelbench"; c.adapters[t.adapter] = ""; }},
   };
   for (const auto& [name, change] : changes) EXPECT_NE(key_of(change), plain) << name;
   EXPECT_NE(evaluation_key("abd", two_dtype_task(), RunSettings{}, kContext),
             evaluation_key("abc", two_dtype_task(), RunSettings{}, kContext));
 }
 
-TEST(EvaluationKeyTest, RunnerCodeHashFollowsEveryPythonFileOfThePackage) {
-  const auto root = std::filesystem::temp_directory_path() / ("keval-runner-hash-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(root / "keval_runner" / "adapters");
-  auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream(root / "keval_runner" / name) << text;
-  };
-  write("guest.py", "a = 1\n");
-  write("adapters/peer.py", "b = 2\n");
-  write("notes.txt", "not code\n");
-  const std::string first = runner_code_hash(root);
+// A runner folder in a temporary directory: keval_runner, and keval_adapters with two peers.
+class RunnerFolder {
+ public:
+  RunnerFolder() : root_(std::filesystem::temp_directory_path() / ("keval-runner-hash-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(root_);
+    write("keval_runner/guest.py", "a = 1\n");
+    write("keval_runner/protocol/request.schema.json", "{}\n");
+    write("keval_runner/notes.txt", "not code\n");
+    write("keval_adapters/__main__.py", "dispatch = 1\n");
+    write("keval_adapters/registry.py", "PACKAGES = {}\n");
+    write("keval_adapters/common/task_toml.py", "shared = 1\n");
+    write("keval_adapters/vendor/tomli_w.py", "vendored = 1\n");
+    write("keval_adapters/kernelbench/tasks.py", "kb = 1\n");
+    write("keval_adapters/tritonbench/tasks.py", "tb = 1\n");
+  }
+  ~RunnerFolder() { std::filesystem::remove_all(root_); }
+
+  void write(const std::string& name, const std::string& text) const {
+    std::filesystem::create_directories((root_ / name).parent_path());
+    std::ofstream(root_ / name) << text;
+  }
+  const std::filesystem::path& root() const { return root_; }
+
+  // The keys of a native task and of a task of each peer, as a run over this folder forms them.
+  std::vector<std::string> keys() const {
+    Task native = two_dtype_task(), kernelbench = two_dtype_task(), tritonbench = two_dtype_task();
+    kernelbench.adapter = "kernelbench";
+    tritonbench.adapter = "tritonbench";
+    EvaluationContext context = kContext;
+    context.runner = runner_code_hash(root_);
+    context.adapters = adapter_code_hashes(root_, {native, kernelbench, tritonbench});
+    std::vector<std::string> keys;
+    for (const Task* task : {&native, &kernelbench, &tritonbench}) {
+      keys.push_back(evaluation_key("abc", *task, RunSettings{}, context));
+    }
+    return keys;
+  }
+
+ private:
+  std::filesystem::path root_;
+};
+
+TEST(EvaluationKeyTest, RunnerCodeHashFollowsThePythonAndSchemasOfTheRunnerPackageOnly) {
+  RunnerFolder folder;
+  const std::string first = runner_code_hash(folder.root());
   EXPECT_EQ(first.size(), 64u);
-  EXPECT_EQ(runner_code_hash(root), first);
-  write("notes.txt", "still not code\n");
-  EXPECT_EQ(runner_code_hash(root), first);
-  write("adapters/peer.py", "b = 3\n");
-  EXPECT_NE(runner_code_hash(root), first);
-  EXPECT_EQ(runner_code_hash(root / "missing"), "");
-  std::filesystem::remove_all(root);
+  EXPECT_EQ(runner_code_hash(folder.root()), first);
+  folder.write("keval_runner/notes.txt", "still not code\n");
+  folder.write("keval_adapters/kernelbench/tasks.py", "kb = 2\n");
+  folder.write("keval_adapters/common/task_toml.py", "shared = 2\n");
+  EXPECT_EQ(runner_code_hash(folder.root()), first);
+  folder.write("keval_runner/protocol/request.schema.json", "{\"type\": \"object\"}\n");
+  const std::string schema_changed = runner_code_hash(folder.root());
+  EXPECT_NE(schema_changed, first);
+  folder.write("keval_runner/guest.py", "a = 2\n");
+  EXPECT_NE(runner_code_hash(folder.root()), schema_changed);
+  EXPECT_EQ(runner_code_hash(folder.root() / "missing"), "");
+}
+
+TEST(EvaluationKeyTest, AdapterCodeHashFollowsItsPeerAndWhatEveryPeerShares) {
+  RunnerFolder folder;
+  const std::string first = adapter_code_hash(folder.root(), "kernelbench");
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_NE(adapter_code_hash(folder.root(), "tritonbench"), first);
+  folder.write("keval_adapters/tritonbench/tasks.py", "tb = 2\n");
+  folder.write("keval_adapters/registry.py", "PACKAGES = {1: 2}\n");
+  folder.write("keval_runner/guest.py", "a = 2\n");
+  EXPECT_EQ(adapter_code_hash(folder.root(), "kernelbench"), first);
+  for (const std::string shared : {"keval_adapters/common/task_toml.py", "keval_adapters/vendor/tomli_w.py",
+                                   "keval_adapters/kernelbench/tasks.py"}) {
+    const std::string before = adapter_code_hash(folder.root(), "kernelbench");
+    folder.write(shared, "changed = 1\n");
+    EXPECT_NE(adapter_code_hash(folder.root(), "kernelbench"), before) << shared;
+  }
+  EXPECT_EQ(adapter_code_hash(folder.root(), "missing"), "");
+  EXPECT_TRUE(adapter_code_hashes(folder.root(), {two_dtype_task()}).empty());
+}
+
+TEST(EvaluationKeyTest, EditingOneAdapterChangesOnlyThatPeersKeys) {
+  RunnerFolder folder;
+  const std::vector<std::string> first = folder.keys();  // native, kernelbench, tritonbench
+  EXPECT_NE(first[0], first[1]);
+  EXPECT_NE(first[1], first[2]);
+  folder.write("keval_adapters/kernelbench/tasks.py", "kb = 2  # a help text edited\n");
+  const std::vector<std::string> kernelbench_edited = folder.keys();
+  EXPECT_EQ(kernelbench_edited[0], first[0]);
+  EXPECT_NE(kernelbench_edited[1], first[1]);
+  EXPECT_EQ(kernelbench_edited[2], first[2]);
+  folder.write("keval_adapters/__main__.py", "dispatch = 2\n");  // the dispatch: no task's code
+  EXPECT_EQ(folder.keys(), kernelbench_edited);
+  folder.write("keval_adapters/common/task_toml.py", "shared = 2\n");
+  const std::vector<std::string> common_edited = folder.keys();
+  EXPECT_EQ(common_edited[0], first[0]);
+  EXPECT_NE(common_edited[1], kernelbench_edited[1]);
+  EXPECT_NE(common_edited[2], kernelbench_edited[2]);
+}
+
+TEST(EvaluationKeyTest, EditingTheRunnersCodeChangesEveryKey) {
+  RunnerFolder folder;
+  const std::vector<std::string> first = folder.keys();
+  folder.write("keval_runner/guest.py", "a = 2\n");
+  const std::vector<std::string> edited = folder.keys();
+  for (size_t i = 0; i < first.size(); ++i) EXPECT_NE(edited[i], first[i]) << i;
+}
+
+TEST(EvaluationKeyTest, ATaskWhoseAdapterTheContextLacksIsABrokenInvariant) {
+  Task task = two_dtype_task();
+  task.adapter = "kernelbench";
+  EXPECT_THROW(evaluation_key("abc", task, RunSettings{}, kContext), std::logic_error);
 }
 
 TEST(EvaluationKeyTest, HeldOutCasesKeyTheirCountAndRangesNotTheirDraw) {

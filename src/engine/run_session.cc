@@ -70,8 +70,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
   // A golden record replaces timing the goldens in this run; it must fit this environment.
   const std::string record_path = golden_record_path(options.golden_from, environment);
   const std::optional<GoldenRecord> recorded = use_golden_record(record_path, settings, environment);
+  const std::filesystem::path runner_dir = find_runner_dir();
   EvaluationContext context{std::filesystem::weakly_canonical(std::filesystem::absolute(suite.dir())).string(),
-                            gpu_name, options.sanitize, "", runner_code_hash(find_runner_dir())};
+                            gpu_name, options.sanitize, "", runner_code_hash(runner_dir),
+                            adapter_code_hashes(runner_dir, suite.tasks())};
   if (recorded) context.golden_record = sha256_hex(read_file_text(record_path));
   int64_t run_id = store.begin_run({suite.dir().string(), options.submissions_label,
                                     settings.device, settings.to_json(), environment});

@@ -53,6 +53,9 @@ struct Task {
   std::string bytes;
   std::string source;  // where shapes come from (e.g. "Llama-3-8B hidden 4096"), optional
   std::string notes;   // e.g. why a golden sits below the ceiling, optional
+  // The peer package of runner/keval_adapters that wrote the task ("kernelbench"), empty for a
+  // native task: the task's evaluation key follows that adapter's code and no other's.
+  std::string adapter;
   // The measured matmul rate that bounds the task's flops ("float32_ieee" for a full-precision
   // float32 product, which tensor cores cannot do); empty: the rate of the case's dtype.
   std::string compute_rate;

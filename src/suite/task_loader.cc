@@ -12,7 +12,7 @@ namespace {
 const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction", "held_out",
     "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "inputs_on_device", "compute_rate",
-    "check_reference_defined"};
+    "check_reference_defined", "adapter"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes", "tolerance"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
 const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16", "float8_e4m3fn",
@@ -261,6 +261,12 @@ Task load_task(const std::filesystem::path& task_dir) {
   task.source = reader.text("source", false);
   task.notes = reader.text("notes", false);
   task.compute_rate = reader.text("compute_rate", false);
+  task.adapter = reader.text("adapter", false);
+  if (task.adapter.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos ||
+      task.adapter == "common" || task.adapter == "vendor") {
+    reader.fail(reader.find("adapter", false), "adapter",
+                "\"" + task.adapter + "\" is not a peer package of keval_adapters (a lowercase name)");
+  }
   if (!task.compute_rate.empty() &&
       std::find(kComputeRates.begin(), kComputeRates.end(), task.compute_rate) == kComputeRates.end()) {
     reader.fail(reader.find("compute_rate", false), "compute_rate",

@@ -124,6 +124,17 @@ TEST_F(TaskLoaderTest, ComputeRateIsOptionalAndMustNameAMeasuredRate) {
             std::string::npos) << error;
 }
 
+TEST_F(TaskLoaderTest, AdapterIsOptionalAndMustNameAPeerPackage) {
+  EXPECT_EQ(load_task(root_ / "scale").adapter, "");
+  write_task("scale", replace(kValidToml, "flops =", "adapter = \"kernelbench\"\nflops ="));
+  EXPECT_EQ(load_task(root_ / "scale").adapter, "kernelbench");
+  for (const std::string bad : {"../keval_runner", "common", "KernelBench"}) {
+    std::string error = error_of(replace(kValidToml, "flops =", "adapter = \"" + bad + "\"\nflops ="));
+    EXPECT_NE(error.find("adapter: \"" + bad + "\" is not a peer package"), std::string::npos) << error;
+  }
+}
+
+
 TEST_F(TaskLoaderTest, MisspelledFieldNamesLineAndSuggestion) {
   std::string error = error_of(replace(kValidToml, "category =", "catgory ="));
   EXPECT_NE(error.find("task.toml:4: catgory: unknown field (did you mean \"category\"?)"),

@@ -3,6 +3,7 @@ Adapter protocol and gives the verbs the controller calls; every peer package is
 Python only (no keval binary, no peer checkout)."""
 
 import argparse
+import importlib
 import pathlib
 import re
 import sys
@@ -12,10 +13,10 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "runner"))
 
-from keval_runner.adapters.common.adapter import CONTROLLER_VERBS, Adapter, Verb  # noqa: E402
-from keval_runner.adapters.registry import PACKAGES, adapter_for  # noqa: E402
+from keval_adapters.common.adapter import CONTROLLER_VERBS, Adapter, Verb  # noqa: E402
+from keval_adapters.registry import PACKAGES, adapter_for  # noqa: E402
 
-ADAPTERS_DIR = REPO / "runner" / "keval_runner" / "adapters"
+ADAPTERS_DIR = REPO / "runner" / "keval_adapters"
 
 
 def controller_kinds() -> set:
@@ -51,8 +52,16 @@ def test_every_adapter_lists_only_kinds_registered_to_its_package():
 
 
 def test_every_peer_package_is_registered():
-    packages = {p.name for p in ADAPTERS_DIR.iterdir() if (p / "__init__.py").exists()} - {"common"}
+    packages = {p.name for p in ADAPTERS_DIR.iterdir() if (p / "__init__.py").exists()} - {"common", "vendor"}
     assert packages == set(PACKAGES.values())
+
+
+@pytest.mark.parametrize("package", sorted(set(PACKAGES.values())))
+def test_every_peer_names_its_own_package_as_its_tasks_adapter(package):
+    """A generated task.toml's `adapter` picks the code its evaluation key follows
+    (adapter_code_hash): another peer's name would let this peer's edits reuse stale results."""
+    tasks = importlib.import_module(f"keval_adapters.{package}.tasks")
+    assert tasks.PEER == package
 
 
 def test_an_object_without_verbs_is_not_an_adapter():

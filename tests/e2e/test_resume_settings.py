@@ -68,3 +68,26 @@ def test_an_edited_tolerance_or_task_version_re_evaluates(relu_case):
     edit(toml, r"^version = 1$", "version = 2")
     assert rerun(suite, subs, out, "--no-timing") == 0
     assert evaluations(out) == 3
+
+
+def append(path, text):
+    with open(path, "a") as f:
+        f.write(text)
+
+
+def test_an_edited_adapter_reuses_a_native_result_and_edited_runner_code_does_not(relu_case, monkeypatch):
+    """The evaluation key follows keval_runner's code and a peer task's own adapter; a native
+    task names no adapter, so editing any adapter leaves its stored result in use."""
+    suite, subs, out = relu_case
+    runner = os.path.join(os.path.dirname(suite), "runner")  # beside the suite: readable by the jobs' uids
+    for package in ("keval_runner", "keval_adapters"):
+        shutil.copytree(REPO / "runner" / package, os.path.join(runner, package),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("KEVAL_RUNNER_DIR", runner)
+    assert rerun(suite, subs, out, "--no-timing") == 0
+    for adapter_file in ("kernelbench/adapter.py", "common/cli.py", "vendor/tomli_w.py"):
+        append(os.path.join(runner, "keval_adapters", adapter_file), "# a help text edited\n")
+    assert rerun(suite, subs, out, "--no-timing") == 1
+    append(os.path.join(runner, "keval_runner", "compare.py"), "# the code that measures edited\n")
+    assert rerun(suite, subs, out, "--no-timing") == 0
+    assert evaluations(out) == 2

@@ -7,7 +7,9 @@ that sees only the headers of the libraries it links, declared lowest first
 checks what could go around it.
 runner/: no module imports, at any depth of a function, a module that imports it back.
 KNOWN_CYCLES lists what is still to untangle; the test also fails once a listed one is gone, so
-the list only shrinks.
+the list only shrinks. keval_runner never imports keval_adapters: a native task's evaluation key
+follows keval_runner's code alone, and a peer task's that code and its own adapter's
+(docs/decisions/0026-adapters-outside-the-runner.md); the adapters may import the runner.
 """
 import ast
 import pathlib
@@ -95,6 +97,36 @@ def test_no_import_cycle_among_runner_modules():
     new = cycles - KNOWN_CYCLES
     assert not new, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in new)
     assert cycles == KNOWN_CYCLES, f"untangled, drop from KNOWN_CYCLES: {KNOWN_CYCLES - cycles}"
+
+
+def adapter_imports(root: pathlib.Path) -> list:
+    """"file:line" of every import of keval_adapters, at any depth, in the .py files under root."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if any(name == "keval_adapters" or name.startswith("keval_adapters.") for name in names):
+                found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
+    return found
+
+
+def test_the_runner_never_imports_the_adapters():
+    found = adapter_imports(REPO / "runner" / "keval_runner")
+    assert not found, ("keval_runner imports keval_adapters, code its evaluation keys do not follow: "
+                       + ", ".join(found))
+
+
+def test_the_adapter_import_finder_finds_one(tmp_path):
+    (tmp_path / "guest").mkdir()
+    (tmp_path / "guest" / "load.py").write_text(
+        "import keval_runner.compare\n\ndef f():\n    from keval_adapters.common import names\n")
+    (tmp_path / "inputs.py").write_text("import keval_adapters\nfrom .keval_adapters import x\n")
+    assert adapter_imports(tmp_path) == ["guest/load.py:4", "inputs.py:1"]
 
 
 def test_the_cycle_finder_finds_a_cycle():

@@ -4,9 +4,9 @@ literal) is listed in runner_constants.txt with a reason, as a non-judgement (`k
 judgement still to move to the controller (`debt`). A new one fails until it is moved into the
 controller's policy or listed; a listed one that is gone fails, so the list stays true.
 
-Not walked: vendor/ (third-party code) and adapters/ (peer importers: the peers' published
-tolerances they hold are written into each imported task.toml, which the controller reads:
-docs/decisions/0025-policy-in-the-controller.md)."""
+Not walked: runner/keval_adapters, the peer importers beside the runner, with the third-party
+code they vendor (the peers' published tolerances they hold are written into each imported
+task.toml, which the controller reads: docs/decisions/0025-policy-in-the-controller.md)."""
 import ast
 import pathlib
 import re
@@ -14,7 +14,6 @@ import re
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RUNNER = REPO / "runner" / "keval_runner"
 ALLOW_LIST = pathlib.Path(__file__).with_name("runner_constants.txt")
-NOT_WALKED = ("vendor", "adapters")
 CONSTANT_NAME = re.compile(r"_?[A-Z][A-Z0-9_]*$")
 KINDS = ("keep", "debt")
 
@@ -28,8 +27,6 @@ def runner_constants(root: pathlib.Path = RUNNER) -> dict:
     found = {}
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root)
-        if relative.parts[0] in NOT_WALKED:
-            continue
         for node in ast.parse(path.read_text(), str(path)).body:
             if isinstance(node, ast.Assign):
                 names, value = [t.id for t in node.targets if isinstance(t, ast.Name)], node.value
@@ -79,6 +76,4 @@ def test_the_walk_finds_a_new_threshold_and_not_a_counter(tmp_path):
     (tmp_path / "guest").mkdir()
     (tmp_path / "guest" / "screen.py").write_text(
         "MIN_SHARE = 0.5\n_calls = 0\nLIMIT: int = 2 * 3\nNAME = 'x'\n\ndef f():\n    INNER = 3\n")
-    (tmp_path / "vendor").mkdir()
-    (tmp_path / "vendor" / "lib.py").write_text("THIRD_PARTY = 1\n")
     assert runner_constants(tmp_path) == {"guest/screen.py:MIN_SHARE": 1, "guest/screen.py:LIMIT": 3}

@@ -31,7 +31,7 @@ std::string quote(const std::string& text) {
 // Runs the Python adapter (echoing its output when asked); its last line is the reason when
 // it fails.
 void run_adapter(const std::vector<std::string>& args, bool echo = false) {
-  std::string command = quote(choose_python("")) + " -m keval_runner.adapters";
+  std::string command = quote(choose_python("")) + " -m keval_adapters";
   for (const auto& arg : args) command += " " + quote(arg);
   const std::string runner = find_runner_dir().string();
   const char* old = std::getenv("PYTHONPATH");

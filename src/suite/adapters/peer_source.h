@@ -1,7 +1,7 @@
 #pragma once
 // Peer benchmarks (TritonBench-G/T, KernelBenchX, KernelBench) read from the user's own checkout.
 // `--suite KIND:PATH` and `--submissions KIND:PATH` name them. The Python side
-// (`python -m keval_runner.adapters`) turns the peer's files into native keval task folders (and
+// (`python -m keval_adapters`) turns the peer's files into native keval task folders (and
 // its submission files into native JSONL) in a cache folder, so everything else — sandbox,
 // judge, timing, store, reports — is shared.
 #include <filesystem>

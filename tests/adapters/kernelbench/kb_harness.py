@@ -29,7 +29,7 @@ def make_env(cache):
 
 
 def adapter(env, *args, check=True):
-    proc = subprocess.run([PYTHON, "-m", "keval_runner.adapters", *map(str, args)], cwd=REPO, env=env,
+    proc = subprocess.run([PYTHON, "-m", "keval_adapters", *map(str, args)], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=300)
     if check and proc.returncode != 0:
         raise AssertionError(f"adapter {' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")

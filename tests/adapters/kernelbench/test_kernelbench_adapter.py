@@ -38,6 +38,7 @@ def test_task_fields_follow_kernelbench(suite):
     linear = task_toml(suite, "l1_1_small_linear")
     assert (linear["track"], linear["category"], linear["difficulty"]) == ("ops", "kernelbench_level1", 2)
     assert linear["entry"] == "kernelbench_forward" and linear["dtypes"] == ["float32"]
+    assert linear["adapter"] == "kernelbench"  # its evaluation key follows this adapter's code
     assert linear["tolerance"]["float32"]["atol"] == linear["tolerance"]["float32"]["rtol"] == 1e-2
     assert "class ModelNew" in linear["instruction"] and "self.linear = nn.Linear" in linear["instruction"]
     assert linear.get("require_kernel", True)
@@ -54,7 +55,7 @@ def test_task_fields_follow_kernelbench(suite):
 
 
 def test_inputs_keep_integer_dtypes_and_weights_do_not_depend_on_the_seed(suite):
-    from keval_runner.adapters.common.module_file import load_module
+    from keval_adapters.common.module_file import load_module
 
     reference = load_module(os.path.join(suite, "l1_2_shift_by_index", "reference.py"), "kb_test_ref_shift")
     x, shift = reference.make_inputs({"name": "full", "scale": 1}, None, 5)
@@ -136,7 +137,7 @@ def test_submissions_are_matched_by_model_source_or_level_and_id(env, shared):
 def test_inputs_draw_on_the_default_device_and_again_on_the_cpu_when_that_fails(tmp_path):
     import torch
 
-    from keval_runner.adapters.kernelbench import runtime as rt
+    from keval_adapters.kernelbench import runtime as rt
 
     path = tmp_path / "1_Numpy.py"
     path.write_text("import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n"
@@ -164,7 +165,7 @@ def test_inputs_draw_on_the_default_device_and_again_on_the_cpu_when_that_fails(
 def test_scaling_and_weight_copy_units():
     import torch
 
-    from keval_runner.adapters.kernelbench import runtime as rt
+    from keval_adapters.kernelbench import runtime as rt
 
     assert [rt.scaled_literal(v, 4) for v in (3, 31, 32, 2049, 4096)] == [3, 31, 8, 513, 1024]
 

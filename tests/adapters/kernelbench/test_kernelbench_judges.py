@@ -19,8 +19,8 @@ import pytest
 
 from kb_harness import FIXTURES, REPO, PYTHON, adapter, keval, verdicts
 
-from keval_runner.adapters.kernelbench import criterion  # noqa: E402 (kb_harness: runner/ on sys.path)
-from keval_runner.adapters.kernelbench import judges  # noqa: E402
+from keval_adapters.kernelbench import criterion  # noqa: E402 (kb_harness: runner/ on sys.path)
+from keval_adapters.kernelbench import judges  # noqa: E402
 
 CHECKOUT = FIXTURES / "kernelbench"
 SHIFT, LINEAR = "l1_2_shift_by_index", "l1_1_small_linear"

@@ -38,6 +38,7 @@ def test_a_task_per_metadata_entry_named_as_its_file(suite, env):
 def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
     relu = task_toml(suite, "clipped_relu")
     assert relu["inputs_on_device"] and not relu["shared_inputs"]
+    assert relu["adapter"] == "kernelbenchx"  # its evaluation key follows this adapter's code
     assert (relu["category"], relu["difficulty"], relu["entry"], relu["dtypes"]) == ("activation", 1, "clipped_relu", ["float32"])
     assert relu["tolerance"]["float32"]["atol"] == relu["tolerance"]["float32"]["rtol"] == 1e-5
     assert relu["instruction"].count("Functional Description: Applies ReLU") == 1
@@ -57,7 +58,7 @@ def test_cases_tolerances_and_instruction_come_from_the_peer_files(suite):
 
 
 def test_perf_inputs_make_only_the_asked_for_item(suite, monkeypatch):
-    from keval_runner.adapters.common.module_file import load_module
+    from keval_adapters.common.module_file import load_module
 
     reference = load_module(os.path.join(suite, "Momentum", "reference.py"), "kbx_test_ref_momentum")
     marker, spec, param, grad, buf = reference.make_inputs({"name": "perf_2", "perf_index": 2}, None, 3)
@@ -136,7 +137,7 @@ def test_data_utils_defaults_follow_the_device_of_the_call(suite):
     on a GPU does not get the CPU copy that built the performance inputs (session 6, H200)."""
     import sys
 
-    from keval_runner.adapters.kernelbenchx import runtime as rt
+    from keval_adapters.kernelbenchx import runtime as rt
 
     task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
     for device in ("cpu", "meta", "cpu"):
@@ -147,7 +148,7 @@ def test_data_utils_defaults_follow_the_device_of_the_call(suite):
 def test_perf_calls_are_seeded_so_a_random_reference_repeats_itself(suite):
     import torch
 
-    from keval_runner.adapters.kernelbenchx import runtime as rt
+    from keval_adapters.kernelbenchx import runtime as rt
 
     task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
 
@@ -166,7 +167,7 @@ def test_perf_calls_seed_as_torch_manual_seed_without_formatting_stacks(suite, m
 
     import torch
 
-    from keval_runner.adapters.kernelbenchx import runtime as rt
+    from keval_adapters.kernelbenchx import runtime as rt
 
     task = rt.Task(os.path.join(suite, "clipped_relu", "peer"), "Activation", "clipped_relu", "clipped_relu")
     args = task.make_inputs({"name": "perf_0", "perf_index": 0}, 7)
@@ -185,7 +186,7 @@ def test_perf_calls_seed_as_torch_manual_seed_without_formatting_stacks(suite, m
 def test_flatten_compares_what_kernelbenchx_compares():
     import torch
 
-    from keval_runner.adapters.kernelbenchx import runtime as rt
+    from keval_adapters.kernelbenchx import runtime as rt
 
     out = rt.flatten({"b": [torch.ones(2), 3], "a": (1.5, None, True, "x")})
     assert [t.dtype for t in out] == [torch.float64, torch.bool, torch.bool, torch.uint8, torch.float32, torch.int64]

@@ -19,9 +19,9 @@ import pytest
 
 from kb_harness import FIXTURES, REPO, adapter, keval, verdicts
 
-from keval_runner.adapters.common.peer_file import SEPARATOR  # noqa: E402 (kb_harness puts runner/ on sys.path)
-from keval_runner.adapters.kernelbenchx import criterion, judges  # noqa: E402
-from keval_runner.adapters.kernelbenchx.submissions import clear_code  # noqa: E402
+from keval_adapters.common.peer_file import SEPARATOR  # noqa: E402 (kb_harness puts runner/ on sys.path)
+from keval_adapters.kernelbenchx import criterion, judges  # noqa: E402
+from keval_adapters.kernelbenchx.submissions import clear_code  # noqa: E402
 
 CHECKOUT = FIXTURES / "kernelbenchx"
 PREDICTIONS = FIXTURES / "kernelbenchx_judges" / "predictions.jsonl"

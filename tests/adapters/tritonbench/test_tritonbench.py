@@ -21,8 +21,8 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "runner"))
 
-from keval_runner.adapters.common.peer_file import SEPARATOR  # noqa: E402
-from keval_runner.adapters.tritonbench import runtime, submissions, tasks, test_part  # noqa: E402
+from keval_adapters.common.peer_file import SEPARATOR  # noqa: E402
+from keval_adapters.tritonbench import runtime, submissions, tasks, test_part  # noqa: E402
 
 KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 FIXTURE = pathlib.Path(__file__).resolve().parent / "fixture"
@@ -51,7 +51,7 @@ def keval(env, *args, check=True):
 
 def adapter(env, *args):
     runner_env = dict(env, PYTHONPATH=str(REPO / "runner"))
-    return subprocess.run([PYTHON, "-m", "keval_runner.adapters", *map(str, args)], cwd=REPO,
+    return subprocess.run([PYTHON, "-m", "keval_adapters", *map(str, args)], cwd=REPO,
                           env=runner_env, capture_output=True, text=True, timeout=300)
 
 
@@ -143,6 +143,7 @@ def test_golden_is_the_whole_reference_part(adapted_g):
 def test_task_toml_fields_and_performance_cases(adapted_g):
     toml = (adapted_g / "add_const" / "task.toml").read_text()
     assert 'track = "real"' in toml and "difficulty = 1" in toml and 'entry = "tritonbench_test"' in toml
+    assert 'adapter = "tritonbench"' in toml  # its evaluation key follows this adapter's code
     assert "Write a Triton kernel" not in toml  # the comp instruction comes first
     assert "The wrapper `add_offset(x, y)` allocates the output" in toml
     # perf inputs 2^10..2^15 elements: the middle (index 3) and the largest (index 5), sized from
@@ -242,7 +243,7 @@ def test_reference_defined_check_is_on_and_performance_calls_are_seeded(adapted_
     performance call seeds the RNGs (a dropout reference gives the same values in both runs)."""
     import torch
 
-    from keval_runner.adapters.common.module_file import load_module
+    from keval_adapters.common.module_file import load_module
 
     task = adapted_g / "add_const"
     assert "check_reference_defined = true" in (task / "task.toml").read_text()
@@ -275,7 +276,7 @@ def test_compare_judges_deadline_skips_what_it_could_not_run_and_still_reports(e
 
 
 def test_a_script_is_skipped_once_the_deadline_passes_and_cut_when_it_runs_into_it(tmp_path):
-    from keval_runner.adapters.common import judge_process
+    from keval_adapters.common import judge_process
     try:
         judge_process.set_deadline(0.5)
         cut = judge_process.run_script(["sleep", "5"], str(tmp_path), dict(os.environ), 60)
@@ -315,7 +316,7 @@ class performance_metrics(Performance_Metrics):
 
 def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broadcast():
     """TritonBench-T's broadcast_tensors: 1 MiB of inputs, 64 GiB of (expanded) output saved whole."""
-    from keval_runner.adapters.tritonbench import perf
+    from keval_adapters.tritonbench import perf
     spec = perf.PerfSpec(BROADCAST_PERF, {"outer_add": "outer_add"}, "outer_add_perf.py")
     inputs_only = perf.size_all({"outer_add": spec}, python=sys.executable)["outer_add"]["inputs"]
     assert [item["output_bytes"] for item in inputs_only] == [None] * 8  # a Triton reference: inputs only
@@ -330,7 +331,7 @@ def test_a_pytorch_references_outputs_are_sized_too_so_no_case_saves_a_huge_broa
 def test_inputs_are_sized_without_the_reference_even_when_it_sizes_the_outputs():
     """A case builds its inputs without the task's functions: a perf file that calls the operator
     while building them gets no case (two T tasks failed on the H200 with 'name is not defined')."""
-    from keval_runner.adapters.tritonbench import perf
+    from keval_adapters.tritonbench import perf
     source = BROADCAST_PERF.replace("self.input_tensors.append((torch.rand((1, size)), torch.rand((size, 1))))",
                                     "self.input_tensors.append(outer_add(torch.rand((1, size)), torch.rand((size, 1))))")
     spec = perf.PerfSpec(source, {"outer_add": "outer_add"}, "outer_add_perf.py")
@@ -345,7 +346,7 @@ def test_preprocessing_check_finds_the_gold_files_tritonbenchs_own_g_stage_break
     """add_const.py uses module constants and a helper bound at module level, which TritonBench's
     G pre-processing (imports and defs only) drops; row_softmax.py uses none."""
     report = tmp_path / "pp.json"
-    proc = subprocess.run([sys.executable, "-m", "keval_runner.adapters", "tritonbench-g", "preprocessing-check",
+    proc = subprocess.run([sys.executable, "-m", "keval_adapters", "tritonbench-g", "preprocessing-check",
                            "--source", str(FIXTURE), "--out", str(report)], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(REPO / "runner")), timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -354,7 +355,7 @@ def test_preprocessing_check_finds_the_gold_files_tritonbenchs_own_g_stage_break
 
 
 def test_lost_names_ignores_what_the_test_or_builtins_bind():
-    from keval_runner.adapters.tritonbench.preprocessing import lost_names
+    from keval_adapters.tritonbench.preprocessing import lost_names
     reference = "import torch\nSCALE = 2\nlen = 3\nclass Helper:\n    pass\ndef f(x):\n    return x * SCALE\n"
     assert lost_names(reference, "def test_f():\n    return f(1)\n") == ["SCALE"]
     assert lost_names(reference, "SCALE = 2\ndef test_f():\n    return f(1), Helper, len\n") == ["Helper"]

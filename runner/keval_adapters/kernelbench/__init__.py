@@ -1,9 +1,9 @@
 """KernelBench (github.com/ScalingIntelligence/KernelBench) as keval tasks.
 
-    python -m keval_runner.adapters kernelbench suite --source CHECKOUT --out DIR [--select 1,2]
-    python -m keval_runner.adapters kernelbench submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
-    python -m keval_runner.adapters kernelbench selfcheck --source CHECKOUT [--select 1] [--device cpu]
-    python -m keval_runner.adapters kernelbench compare-judges --results RESULTS.jsonl --source PATH --out REPORT.json
+    python -m keval_adapters kernelbench suite --source CHECKOUT --out DIR [--select 1,2]
+    python -m keval_adapters kernelbench submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
+    python -m keval_adapters kernelbench selfcheck --source CHECKOUT [--select 1] [--device cpu]
+    python -m keval_adapters kernelbench compare-judges --results RESULTS.jsonl --source PATH --out REPORT.json
 
 A task is one problem file `KernelBench/level{N}/{id}_{Name}.py` (`class Model`,
 `get_inputs()`, `get_init_inputs()`). A submission defines `class ModelNew` (KernelBench's own

@@ -1,4 +1,4 @@
-"""The KernelBenchX adapter's verbs (`python -m keval_runner.adapters kernelbenchx VERB ...`). The
+"""The KernelBenchX adapter's verbs (`python -m keval_adapters kernelbenchx VERB ...`). The
 judges run model code: they are imported only when compare-judges runs."""
 
 from ..common import cli

@@ -6,7 +6,7 @@ defines module-level names another way (classes, constants, autotune config list
 and uses them loses them: run through that stage, the gold itself would fail with a NameError.
 keval keeps the reference whole. This finds those files statically (nothing runs):
 
-    python -m keval_runner.adapters tritonbench-g preprocessing-check --source CHECKOUT [--out REPORT.json]
+    python -m keval_adapters tritonbench-g preprocessing-check --source CHECKOUT [--out REPORT.json]
 """
 
 import ast

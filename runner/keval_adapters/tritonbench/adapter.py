@@ -1,4 +1,4 @@
-"""The TritonBench adapter's verbs (`python -m keval_runner.adapters tritonbench-g|tritonbench-t
+"""The TritonBench adapter's verbs (`python -m keval_adapters tritonbench-g|tritonbench-t
 VERB ...`). The judges run model code: they are imported only when compare-judges runs."""
 
 from ..common import cli

@@ -1,6 +1,6 @@
 """task.toml text for a generated task (the controller parses it with toml++).
 
-tomli_w (vendored: keval_runner/vendor) formats every value; this file only lays the document
+tomli_w (vendored: keval_adapters/vendor) formats every value; this file only lays the document
 out: fields in a fixed order, one table per dtype's tolerance, one [[cases]] table per case with
 its params inline (a case reads as one block).
 """
@@ -8,9 +8,9 @@ its params inline (a case reads as one block).
 import math
 import tomllib
 
-from ...vendor import tomli_w
+from ..vendor import tomli_w
 
-FIELD_ORDER = ["name", "version", "track", "category", "difficulty", "entry", "signature",
+FIELD_ORDER = ["name", "version", "adapter", "track", "category", "difficulty", "entry", "signature",
                "instruction", "dtypes", "inplace", "require_kernel", "check_reference_defined",
                "shared_inputs", "inputs_on_device", "flops", "bytes", "source", "notes"]
 
@@ -42,6 +42,8 @@ def task_toml(fields: dict, tolerances: dict, cases: list) -> str:
     unknown = set(fields) - set(FIELD_ORDER)
     if unknown:
         raise ValueError(f"unknown task fields {sorted(unknown)}")
+    if not fields.get("adapter"):
+        raise ValueError("a generated task names its adapter: its evaluation key follows that code")
     lines = [_line(key, fields[key]) for key in FIELD_ORDER if fields.get(key) is not None]
     for dtype, (atol, rtol, reason) in tolerances.items():
         lines += ["", f"[tolerance.{dtype}]", _line("atol", float(atol)), _line("rtol", float(rtol)),

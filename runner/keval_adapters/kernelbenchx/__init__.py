@@ -1,10 +1,10 @@
 """KernelBenchX (github.com/BonnieW05/KernelBenchX) as keval tasks.
 
-    python -m keval_runner.adapters kernelbenchx suite --source CHECKOUT --out DIR [--select Activation,Math]
-    python -m keval_runner.adapters kernelbenchx submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
-    python -m keval_runner.adapters kernelbenchx selfcheck --source CHECKOUT [--device cpu]
-    python -m keval_runner.adapters kernelbenchx compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
-    python -m keval_runner.adapters kernelbenchx published-times --suite CHECKOUT --results RESULTS.jsonl [--gpu h800]
+    python -m keval_adapters kernelbenchx suite --source CHECKOUT --out DIR [--select Activation,Math]
+    python -m keval_adapters kernelbenchx submissions --source PATH --out OUT.jsonl [--suite CHECKOUT]
+    python -m keval_adapters kernelbenchx selfcheck --source CHECKOUT [--device cpu]
+    python -m keval_adapters kernelbenchx compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
+    python -m keval_adapters kernelbenchx published-times --suite CHECKOUT --results RESULTS.jsonl [--gpu h800]
 
 A task is one entry of `data/kernelbenchx_v1.json` (its `file`, `Category/<stem>.py`): above the
 146-`#` separator the reference implementation, below it the test that fills `test_results`;

@@ -14,6 +14,7 @@ from .perf import PerfSpec, size_all
 from .templates import REFERENCE_TEMPLATE, SUFFIX_TEMPLATE, runtime_text
 from .test_part import defined_names, prepare_test
 
+PEER = "tritonbench"  # this package: the tasks' `adapter`, whose code their evaluation keys follow
 ADAPTER_VERSION = 4  # bump when generated tasks change meaning (it is the tasks' `version`)
 ENTRY = "tritonbench_test"
 STAMP = ".tritonbench-stamp"
@@ -87,7 +88,7 @@ class TaskSpec:
                      "that change (left unwritten by the reference's kernels, or computed from memory they "
                      "never initialised) are not judged, and each case counts them (reference_undefined).")
         fields = {
-            "name": self.name, "version": ADAPTER_VERSION, "track": self.track,
+            "name": self.name, "version": ADAPTER_VERSION, "adapter": PEER, "track": self.track,
             "category": self.category, "difficulty": self.difficulty, "entry": ENTRY,
             "signature": f"{ENTRY}(seed: int) -> list[torch.Tensor]",
             "instruction": self.instruction, "dtypes": ["float32"],
@@ -136,7 +137,7 @@ def adapt_suite(source: str, out: str, kind: str, options: set) -> dict:
     sizes = "".join(f"{name}\0{os.path.getsize(os.path.join(checkout.root, 'data', name))}\n"
                     for name in sorted(os.listdir(os.path.join(checkout.root, "data")))
                     if name.endswith((".json", ".jsonl")) and f"_{kind}_" in name)
-    digest = file_digest(adapter_sources("tritonbench") + inputs,
+    digest = file_digest(adapter_sources(PEER) + inputs,
                          f"{ADAPTER_VERSION}\n{kind}\n{sorted(options)}\n{sizes}")
     writer = SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:

@@ -1,4 +1,4 @@
-"""The Adapter protocol: what one peer benchmark gives `python -m keval_runner.adapters KIND
+"""The Adapter protocol: what one peer benchmark gives `python -m keval_adapters KIND
 VERB ...`, the command line keval's controller calls (src/suite/adapters/peer_source.cc).
 
 A fifth peer is a package beside kernelbench/ whose adapter.py defines `ADAPTER`, an object with

@@ -9,7 +9,7 @@ import shutil
 from .errors import AdapterError
 
 ADAPTERS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENDOR_DIR = os.path.join(os.path.dirname(ADAPTERS_DIR), "vendor")
+VENDOR_DIR = os.path.join(ADAPTERS_DIR, "vendor")
 
 
 def adapter_sources(peer: str) -> list:

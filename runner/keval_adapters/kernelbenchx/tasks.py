@@ -17,6 +17,7 @@ from ..common.suite_writer import SuiteWriter, adapter_sources, file_digest
 from ..common.task_toml import task_toml
 from .checkout import METADATA, Checkout
 
+PEER = "kernelbenchx"  # this package: the tasks' `adapter`, whose code their evaluation keys follow
 ADAPTER_VERSION = 1
 STAMP = ".kernelbenchx-stamp"
 RUNTIME_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime.py")
@@ -171,7 +172,7 @@ def adapt_suite(source: str, out: str, categories=None, require_kernel: bool = T
     inputs = [os.path.join(checkout.root, METADATA)] + [p for p in (checkout.perf_utils, checkout.data_utils) if os.path.exists(p)]
     for entry in stems.values():
         inputs += checkout.task_files(entry)
-    digest = file_digest(adapter_sources("kernelbenchx") + inputs,
+    digest = file_digest(adapter_sources(PEER) + inputs,
                          f"{ADAPTER_VERSION}\n{sorted(categories or [])}\n{require_kernel}\n{sys.version}\n")
     writer = SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:
@@ -251,7 +252,7 @@ def write_task(writer, checkout, stem, entry, runtime, runtime_module, report, r
     notes.append("cases: `tests` runs KernelBenchX's test (small inputs, its corner cases, two seeds); "
                   "`perf_<i>` the perf template's i-th input (correctness checked there too)")
     fields = {
-        "name": stem, "version": ADAPTER_VERSION, "track": "ops", "category": snake(category),
+        "name": stem, "version": ADAPTER_VERSION, "adapter": PEER, "track": "ops", "category": snake(category),
         "difficulty": max(1, min(5, int(entry.get("difficulty") or 3))), "entry": stem,
         "signature": signature_text(entry, function),
         "instruction": instruction(entry, stem, function, atol, rtol), "dtypes": [dtype],

@@ -13,6 +13,7 @@ from ..common.task_toml import task_toml
 from .problems import ProblemFile, list_problems, problems_root
 from .sizing import fits_cpu, plan
 
+PEER = "kernelbench"  # this package: the tasks' `adapter`, whose code their evaluation keys follow
 ADAPTER_VERSION = 1  # the generated tasks' `version`: bump when their meaning changes
 ENTRY = "kernelbench_forward"
 STAMP = ".kernelbench-stamp"
@@ -66,7 +67,7 @@ if isinstance(globals().get("ModelNew"), type):
 def golden_text(problem_path: str, runtime_path: str, scales: tuple) -> str:
     return f'''# Golden of a KernelBench task: the problem's own PyTorch Model as ModelNew (KernelBench's
 # eager baseline). It launches no Triton kernel, so `keval validate` reports no_kernel for it;
-# `python -m keval_runner.adapters kernelbench selfcheck` checks it against the reference instead.
+# `python -m keval_adapters kernelbench selfcheck` checks it against the reference instead.
 {loader_snippet("_keval_kb_golden_")}
 ModelNew = _keval_kb_golden_load({runtime_path!r}).problem({problem_path!r}, {scales!r}).module(1).Model
 
@@ -100,7 +101,7 @@ def adapt_suite(source: str, out: str, levels=None, require_kernel: bool = True)
     if not problems:
         raise AdapterError(f"{problems_root(source)}: no problem files (level*/<id>_<Name>.py)")
     runtime = runtime_text(RUNTIME_FILE)
-    digest = file_digest(adapter_sources("kernelbench") + [p.path for p in problems],
+    digest = file_digest(adapter_sources(PEER) + [p.path for p in problems],
                                    f"{ADAPTER_VERSION}\n{levels}\n{require_kernel}\n{sys.version}\n")
     writer = SuiteWriter(out, STAMP, digest)
     if writer.up_to_date:
@@ -132,7 +133,7 @@ def adapt_suite(source: str, out: str, levels=None, require_kernel: bool = True)
             elif planned["cases"][0]["small"] and not fits_cpu(planned["full"]):
                 report["cpu_full_size"].append(problem.name)
             fields = {
-                "name": problem.name, "version": ADAPTER_VERSION,
+                "name": problem.name, "version": ADAPTER_VERSION, "adapter": PEER,
                 "track": "ops" if problem.level == 1 else "real",
                 "category": f"kernelbench_level{problem.level}",
                 "difficulty": min(problem.level + 1, 5), "entry": ENTRY,

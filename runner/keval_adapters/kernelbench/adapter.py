@@ -1,4 +1,4 @@
-"""The KernelBench adapter's verbs (`python -m keval_runner.adapters kernelbench VERB ...`). The
+"""The KernelBench adapter's verbs (`python -m keval_adapters kernelbench VERB ...`). The
 judges run model code: they are imported only when compare-judges runs."""
 
 from ..common import cli

@@ -1,4 +1,4 @@
-"""`python -m keval_runner.adapters KIND VERB ...`: peer benchmarks as native keval tasks.
+"""`python -m keval_adapters KIND VERB ...`: peer benchmarks as native keval tasks.
 
 The registry (registry.py) finds KIND's adapter (common/adapter.py), whose verbs run under one
 shared command line (common/cli.py). On failure an adapter exits non-zero with a one-line reason

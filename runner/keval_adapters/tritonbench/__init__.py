@@ -1,9 +1,9 @@
 """TritonBench-G and TritonBench-T (github.com/thunlp/TritonBench) as keval tasks.
 
-    python -m keval_runner.adapters tritonbench-g suite --source CHECKOUT --out DIR [--select any-code]
-    python -m keval_runner.adapters tritonbench-g submissions --source FILE.jsonl --out OUT.jsonl [--suite CHECKOUT]
-    python -m keval_runner.adapters tritonbench-g compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
-    python -m keval_runner.adapters tritonbench-g preprocessing-check --source CHECKOUT [--out REPORT.json]
+    python -m keval_adapters tritonbench-g suite --source CHECKOUT --out DIR [--select any-code]
+    python -m keval_adapters tritonbench-g submissions --source FILE.jsonl --out OUT.jsonl [--suite CHECKOUT]
+    python -m keval_adapters tritonbench-g compare-judges --results RESULTS.jsonl --source FILE.jsonl --out REPORT.json
+    python -m keval_adapters tritonbench-g preprocessing-check --source CHECKOUT [--out REPORT.json]
 
 A task is one file of `data/TritonBench_{G,T}_v1/`: above the 146-`#` separator the reference
 (Triton for G, PyTorch for T), below it the test, whose test function returns a dict of

@@ -106,7 +106,7 @@ def size_all(specs: dict, python: str = None, timeout: float = 600.0) -> dict:
     env["TRITON_INTERPRET"] = "1"  # nothing runs on a GPU: @triton.jit only has to define kernels
     env.setdefault("CUDA_VISIBLE_DEVICES", "")
     try:
-        proc = subprocess.run([python or sys.executable, "-m", "keval_runner.adapters.tritonbench.perf"],
+        proc = subprocess.run([python or sys.executable, "-m", "keval_adapters.tritonbench.perf"],
                               input=request, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {name: {"error": f"dry run over {timeout:.0f} s"} for name in specs}

@@ -39,7 +39,7 @@ from .criterion import compare_values, exports_kernel, kernelbenchx_code, seed_a
 from .submissions import match_submissions
 
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
-CHILD = child_command("keval_runner.adapters.kernelbenchx.judges", "child")
+CHILD = child_command("keval_adapters.kernelbenchx.judges", "child")
 
 
 def install_cpu_data_utils(root: str) -> None:

@@ -32,7 +32,7 @@ from .sizing import plan
 from .submissions import match_submissions
 
 # The child: this module's `child()` in a fresh interpreter (`args.python` need not be ours).
-CHILD = child_command("keval_runner.adapters.kernelbench.judges", "child")
+CHILD = child_command("keval_adapters.kernelbench.judges", "child")
 
 
 def child(argv: list) -> int:

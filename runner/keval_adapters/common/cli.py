@@ -13,7 +13,7 @@ def run_verbs(kind: str, argv: list, verbs: dict) -> int:
     """Runs the verb argv[0] names. The user's mistakes (AdapterError, a file that cannot be read)
     end with `KIND: reason`, anything else with its traceback and then a one-line reason: the
     last stderr line is what keval prints."""
-    parser = argparse.ArgumentParser(prog=f"python -m keval_runner.adapters {kind}")
+    parser = argparse.ArgumentParser(prog=f"python -m keval_adapters {kind}")
     sub = parser.add_subparsers(dest="verb", required=True)
     for name, verb in verbs.items():
         verb.configure(sub.add_parser(name, **({"help": verb.help} if verb.help else {})))
