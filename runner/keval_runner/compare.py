@@ -13,6 +13,9 @@ be judged again under a scaled tolerance: `max_tol_ratio` is the largest |a-b| /
 rtol*|ref|) over elements finite on both sides (above 1 exactly where `n_over_tol` counts a
 finite pair; infinite where a pair differs under a tolerance of 0), and `nan_disagree` /
 `inf_disagree` count the positions whose NaN / Inf pattern differs from the reference's.
+For the precision policy and the all-zero check, `mean_rel_err` is mean |a-b| / mean |ref| over
+the elements finite on both sides (floating outputs), and `nonzero` / `ref_nonzero` count the
+elements other than 0 on each side (NaN included).
 Large outputs are compared in slices of CHUNK_ELEMENTS: whole, a KernelBench output of 2^31
 float32 elements needed 64 GiB of float64 temporaries, more than the H200 has.
 """
@@ -115,7 +118,9 @@ def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) 
     facts = {"max_abs_err": None, "max_rel_err": None, "n_over_tol": 0,
              "nan": 0, "inf": 0, "ref_nan": 0, "ref_inf": 0, "first_bad": None,
              "max_tol_ratio": None, "nan_disagree": 0, "inf_disagree": 0,
-             "atol": 0.0 if exact else atol, "rtol": 0.0 if exact else rtol}
+             "atol": 0.0 if exact else atol, "rtol": 0.0 if exact else rtol,
+             "mean_rel_err": None, "nonzero": 0, "ref_nonzero": 0}
+    error_sums = [0.0, 0.0]  # sum |a-b| and sum |b| over pairs finite on both sides
     shape = list(out.shape) + ([2] if out.is_complex() or ref.is_complex() else [])
     offset = 0
     for o, r in _slices(out, ref, ref.device):
@@ -135,6 +140,8 @@ def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) 
             facts["max_abs_err"] = _larger(facts["max_abs_err"], float(diff.max().item()))
             facts["max_rel_err"] = _larger(facts["max_rel_err"], float(rel.max().item()))
             facts["max_tol_ratio"] = _larger(facts["max_tol_ratio"], float(ratios.max().item()))
+            error_sums[0] += float(diff.sum().item())
+            error_sums[1] += float(torch.where(both, b.abs(), torch.zeros_like(b)).sum().item())
         # Non-finite positions agree only when both are NaN or both are the same infinity.
         a_nan, b_nan = torch.isnan(a), torch.isnan(b)
         same_special = (a_nan & b_nan) | (~a_finite & ~b_finite & (a == b))
@@ -154,7 +161,37 @@ def value_stats(out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) 
         facts["inf"] += _count(torch.isinf(a))
         facts["ref_nan"] += _count(torch.isnan(b))
         facts["ref_inf"] += _count(torch.isinf(b))
+        facts["nonzero"] += _count(a != 0)  # NaN is not 0
+        facts["ref_nonzero"] += _count(b != 0)
+    if not exact:
+        facts["mean_rel_err"] = _mean_relative(*error_sums)
     return facts
+
+
+def _mean_relative(abs_err_sum: float, abs_ref_sum: float):
+    """mean |a-b| / mean |b| from their sums over the same elements; None where |b| sums to 0
+    (or no pair was finite)."""
+    if not abs_ref_sum > 0:
+        return None
+    return _number(abs_err_sum / abs_ref_sum)
+
+
+def mean_relative_error(out: torch.Tensor, ref: torch.Tensor):
+    """mean |out - ref| / mean |ref| over the elements finite on both sides, in float64; "inf"
+    where out is not finite at a position where ref is finite or out and ref are another NaN/Inf,
+    None where |ref| sums to 0 or the shapes differ."""
+    if out.shape != ref.shape:
+        return None
+    sums = [0.0, 0.0]
+    for o, r in _slices(out, ref, shared_device(out, ref)):
+        a, b = o.to(torch.float64), r.to(torch.float64)
+        both = torch.isfinite(a) & torch.isfinite(b)
+        same_special = (torch.isnan(a) & torch.isnan(b)) | (~both & (a == b))
+        if bool((~both & ~same_special).any().item()):
+            return "inf"
+        sums[0] += float(torch.where(both, (a - b).abs(), torch.zeros_like(a)).sum().item())
+        sums[1] += float(torch.where(both, b.abs(), torch.zeros_like(b)).sum().item())
+    return _mean_relative(*sums)
 
 
 def compare_output(index: int, out: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:

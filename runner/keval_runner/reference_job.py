@@ -14,6 +14,7 @@ from .compare import (as_output_list, changed_elements, compare_outputs, differs
 from .errors import describe
 from .inputs import build_inputs, draws_on_device, synchronize, torch_device
 from .phases import phase
+from .precision import lower_precision_errors
 from .output_files import load_outputs, output_path, rerun_path
 from .task_files import load_reference_module
 
@@ -79,8 +80,29 @@ class ReferenceJob:
         except Exception as exc:
             self.writer.error("compare", **describe(exc), **where)
             return
+        if case.get("lower_precisions"):
+            try:
+                with phase("lower_precision"):
+                    self.add_lower_precision_errors(case, seed, refs, facts)
+            except (Exception, SystemExit) as exc:
+                # a reference that refuses rounded inputs only leaves this call unchecked for precision
+                print(f"keval_runner: the reference on lower-precision inputs failed: {exc!r}", file=sys.stderr)
         self.writer.send("compare", **where, missing=False, n_outputs=len(outs),
                          ref_n_outputs=len(refs), outputs=facts, **extra)
+
+    def add_lower_precision_errors(self, case, seed, refs: list, facts: list) -> None:
+        """Each float32 output's `lower_precision_err`: the reference's own error on fresh inputs
+        rounded to each precision the case lists (precision.py), beside the candidate's
+        `mean_rel_err`, for outputs whose shape and dtype match the reference's."""
+        def fresh_args():
+            return build_inputs(self.module.make_inputs, case, seed, self.device, self.on_device)
+
+        errors = lower_precision_errors(self.module.reference, fresh_args, refs, case["lower_precisions"])
+        synchronize(self.device)
+        for fact in facts:
+            measured = errors[fact["index"]] if fact["index"] < len(errors) else None
+            if measured is not None and fact["shape"] == fact["ref_shape"] and fact["dtype"] == fact["ref_dtype"]:
+                fact["lower_precision_err"] = measured
 
     def surrounded(self, args, finite: bool):
         """args between guard bands (reference_guard_bytes; none when 0), finite or NaN."""

@@ -205,3 +205,36 @@ def test_statistics_decide_as_the_count_does():
 def test_shape_mismatch_leaves_the_statistics_null():
     f = compare_output(0, torch.zeros(2, 3), torch.zeros(3, 2), 1.0, 1.0)
     assert all(f[k] is None for k in ("max_tol_ratio", "nan_disagree", "inf_disagree"))
+
+
+def test_mean_relative_error_and_nonzero_counts():
+    f = facts([1.0, -2.0, 0.0, 5.0], [1.5, -2.0, 0.0, 4.5])
+    assert f["mean_rel_err"] == pytest.approx(1.0 / 8.0)  # (0.5 + 0.5) / (1.5 + 2 + 4.5)
+    assert (f["nonzero"], f["ref_nonzero"]) == (3, 3)
+    zeros = facts([0.0, 0.0, NAN], [1e-9, 0.0, 3.0])
+    assert (zeros["nonzero"], zeros["ref_nonzero"]) == (1, 2)  # NaN is not 0
+    assert facts([0.0, 0.0], [0.0, 0.0])["mean_rel_err"] is None  # |ref| sums to 0
+    assert compare_output(0, torch.arange(5), torch.arange(5), 0, 0)["mean_rel_err"] is None  # exact outputs
+
+
+def test_mean_relative_error_is_infinite_where_a_finite_reference_meets_nan_or_inf():
+    from keval_runner.compare import mean_relative_error
+
+    assert mean_relative_error(torch.tensor([1.0, INF]), torch.tensor([1.0, 2.0])) == "inf"
+    assert mean_relative_error(torch.tensor([1.0, INF, NAN]), torch.tensor([2.0, INF, NAN])) == pytest.approx(0.5)
+    assert mean_relative_error(torch.zeros(3), torch.zeros(2)) is None
+
+
+def test_lower_precisions_round_only_float32_tensors():
+    from keval_runner.precision import round_to, rounded_args
+
+    x = torch.tensor([1.0 + 2.0 ** -11, 1.0 + 3 * 2.0 ** -11, 1.0 + 2.0 ** -12, 98304.0, -(1.0 + 2.0 ** -10 + 2.0 ** -20), INF, NAN])
+    tf32 = round_to(x, "tf32")
+    # ties to even at 2^-11; 2^-12 rounds down; no overflow at 98304 (float16 overflows); below the tie rounds to nearest
+    assert tf32[:5].tolist() == [1.0, 1.0 + 2.0 ** -9, 1.0, 98304.0, -(1.0 + 2.0 ** -10)]
+    assert math.isinf(tf32[5]) and math.isnan(tf32[6])
+    assert round_to(x, "tf32_rz")[1].item() == 1.0 + 2 * 2.0 ** -11  # truncated
+    assert math.isinf(round_to(x, "float16")[3]) and round_to(x, "bfloat16").dtype == torch.float32
+    idx = torch.arange(3)
+    args = rounded_args((x, [idx, 0.5], torch.ones(2, dtype=torch.float16)), "bfloat16")
+    assert args[1][0] is idx and args[1][1] == 0.5 and args[2].dtype == torch.float16

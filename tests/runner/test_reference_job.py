@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from runner_harness import FIXTURES, case, of_type, only
 
 
@@ -103,3 +105,30 @@ def test_elements_read_from_past_an_inputs_end_are_undefined_with_reference_guar
     request["job"] += "-guarded"
     guarded = only(runner.run(request), "compare")["outputs"][0]
     assert guarded["ref_undefined"] == 1 and guarded["n_over_tol"] == 0
+
+
+def test_lower_precision_errors_are_measured_beside_the_candidates(runner, jobs):
+    precisions = ["tf32", "tf32_rz", "float16", "bfloat16"]
+    loose = dict(seeds=[1], atol=1e-2, rtol=1e-2)
+    errors = {}
+    for candidate in ("correct", "half_add"):
+        measured = case(**loose)
+        measured["lower_precisions"] = precisions
+        facts = compares_after(runner, jobs, candidate, [measured])[0]["outputs"][0]
+        assert facts["n_over_tol"] == 0  # both within this tolerance
+        assert sorted(facts["lower_precision_err"]) == sorted(precisions)
+        errors[candidate] = facts["mean_rel_err"]
+        lower = facts["lower_precision_err"]
+    assert errors["correct"] == 0.0
+    # float16's error on the inputs alone: 2^-12 relative at most per rounding, ~1.7e-4 mean
+    assert 5e-5 < lower["float16"] < 5e-4 and lower["tf32"] == pytest.approx(lower["float16"], rel=0.2)
+    assert lower["tf32_rz"] > 1.5 * lower["tf32"] and lower["bfloat16"] > 4 * lower["float16"]
+    assert errors["half_add"] >= lower["float16"]  # rounded inputs and a rounded sum
+
+
+def test_cases_without_lower_precisions_and_other_dtypes_are_not_measured(runner, jobs):
+    half = case(name="tiny", n=7, dtype="float16", seeds=[3], atol=1e-3, rtol=1e-3)
+    half["lower_precisions"] = ["bfloat16"]
+    for facts in [c["outputs"][0] for c in compares_after(runner, jobs, "correct", [case(seeds=[1]), half])]:
+        assert "lower_precision_err" not in facts
+        assert facts["nonzero"] == facts["ref_nonzero"] > 0
