@@ -25,6 +25,7 @@ JudgePolicy judge_policy(const Task& task, const RunSettings& settings) {
   policy.min_own_gpu_share = settings.min_own_gpu_share;
   policy.check_determinism = settings.check_determinism;
   policy.check_hidden_work = !settings.own_variants;
+  policy.precision = task.precision;
   // what timing_request asks the timing job for
   policy.profile_kernels = settings.checks.profile_kernels && settings.device == "cuda" && task.require_kernel;
   for (const auto& planned : timed_cases(task, settings)) {

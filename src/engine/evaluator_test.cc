@@ -304,6 +304,23 @@ TEST_F(EvaluatorTest, ReferenceJobWarmsTorchCompileOnTheTimedCasesOnlyWhenItIsAB
   EXPECT_FALSE(reference_request(tiny_task(), settings, dirs).contains("warm_compile"));
 }
 
+TEST_F(EvaluatorTest, Float32CasesAskForTheLowerPrecisionsTheTasksPrecisionRulesOut) {
+  RunSettings settings;
+  Task task = tiny_task();
+  task.dtypes = {"float32", "float16"};
+  task.tolerance["float16"] = {1e-3, 1e-3, "r"};
+  json cases = reference_request(task, settings, dirs)["cases"];
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0]["lower_precisions"], json::parse(R"(["tf32", "float16", "bfloat16"])"));
+  EXPECT_FALSE(cases[1].contains("lower_precisions"));  // float16
+  task.precision = "tf32";
+  EXPECT_EQ(reference_request(task, settings, dirs)["cases"][0]["lower_precisions"],
+            json::parse(R"(["tf32_rz", "bfloat16"])"));
+  EXPECT_EQ(judge_policy(task, settings).precision, "tf32");
+  task.precision = "any";
+  EXPECT_FALSE(reference_request(task, settings, dirs)["cases"][0].contains("lower_precisions"));
+}
+
 TEST_F(EvaluatorTest, ReferenceJobGuardsItsSecondCallOnlyWhenTheTaskChecksReferenceDefinedness) {
   RunSettings settings;
   Task task = tiny_task();

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "judge/judge.h"
+#include "judge/precision_check.h"
 
 namespace keval {
 
@@ -29,6 +30,9 @@ nlohmann::json plan_cases(const Task& task, const RunSettings& settings, int see
       const Tolerance& tolerance = task.tolerance_of(c, dtype);
       cases.push_back({{"name", c.name}, {"params", c.params}, {"dtype", dtype},
                        {"seeds", seeds}, {"atol", tolerance.atol}, {"rtol", tolerance.rtol}});
+      // the reference job re-runs the reference in these, for the precision policy
+      const auto lower = measured_precisions(task.precision, dtype);
+      if (!lower.empty()) cases.back()["lower_precisions"] = lower;
     }
   };
   for (const auto& c : task.cases) {

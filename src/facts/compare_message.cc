@@ -34,6 +34,16 @@ OutputComparison read_output(FieldReader& of_output) {
     out.nan_disagree = of_output.integer("nan_disagree");
     out.inf_disagree = of_output.integer("inf_disagree");
   }
+  out.mean_rel_err = of_output.nullable_measure("mean_rel_err");
+  out.nonzero = of_output.nullable_integer("nonzero");
+  out.ref_nonzero = of_output.nullable_integer("ref_nonzero");
+  if (const json* lower = of_output.nullable_object("lower_precision_err")) {
+    FieldReader of_lower(*lower, "lower_precision_err of " + of_output.what());
+    for (const auto& [name, _] : lower->items()) {
+      out.lower_precision_err.emplace_back(name, of_lower.nullable_measure(name.c_str()));
+    }
+    if (of_lower.fault()) of_output.fail(*of_lower.fault());
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // The reference job's comparison of one call's saved outputs with the reference's, typed.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,13 @@ struct OutputComparison {
   bool has_statistics = false;
   double max_tol_ratio = 0;  // infinity for "inf"; 0 without a finite pair (null)
   long long nan_disagree = 0, inf_disagree = 0;
+  // Facts of the precision policy (judge/precision_check.h), absent in older facts:
+  // mean |out - ref| / mean |ref| over pairs finite on both sides (none: not measured, or no
+  // finite error), elements other than 0 on each side, and per lower precision the reference's
+  // own error on its inputs rounded to it (none where that error is not finite).
+  std::optional<double> mean_rel_err;
+  std::optional<long long> nonzero, ref_nonzero;
+  std::vector<std::pair<std::string, std::optional<double>>> lower_precision_err;
 
   bool same_layout() const { return shape == ref_shape && dtype == ref_dtype; }
 };

@@ -142,6 +142,15 @@ TEST(RunnerMessageTest, ValuesAreReadAsTyped) {
   EXPECT_EQ(out.n_over_tol, 3);
   EXPECT_EQ(out.max_abs_err, 0.5);
   EXPECT_FALSE(out.max_rel_err.has_value());  // "inf": no finite figure
+  EXPECT_EQ(out.mean_rel_err, 0.00031);
+  EXPECT_EQ(out.nonzero, 1000);
+  EXPECT_EQ(out.ref_nonzero, 998);
+  ASSERT_EQ(out.lower_precision_err.size(), 3u);
+  EXPECT_EQ(out.lower_precision_err[1].first, "float16");
+  EXPECT_FALSE(out.lower_precision_err[1].second.has_value());  // "inf": that precision overflows
+  json wrong = schema()["$defs"]["compare"]["examples"][0];
+  wrong["outputs"][0]["lower_precision_err"]["tf32"] = "small";
+  EXPECT_NE(fault_of(wrong).find("'tf32'"), std::string::npos) << fault_of(wrong);
   EXPECT_EQ(compare.message->at.text(), "case odd float32 seed 7");
   const auto error = parse_as<ErrorMessage>(schema()["$defs"]["error"]["examples"][0]);
   ASSERT_TRUE(error.message) << error.fault;

@@ -273,7 +273,7 @@ Judgement judge_facts(const EvaluationFacts& facts, const JudgePolicy& policy) {
     return {Verdict::kCrash, {reason}};
   }
   const auto compares = reference.messages_of<CompareMessage>();
-  if (auto wrong = judge_outputs(compares, policy.tolerance_scale)) return *wrong;
+  if (auto wrong = judge_outputs(compares, policy)) return *wrong;
   if (compares.empty()) return {Verdict::kCrash, {"harness: no comparison was reported"}};
   if (policy.check_determinism) {
     if (auto gap = missing_determinism(facts.candidate)) return {Verdict::kTampering, {*gap}};

@@ -14,7 +14,11 @@ nlohmann::json JudgePolicy::to_json() const {
           {"check_determinism", check_determinism},
           {"profile_kernels", profile_kernels},
           {"timed_cases", cases},
-          {"tolerance_scale", tolerance_scale}};
+          {"tolerance_scale", tolerance_scale},
+          {"precision", precision},
+          {"precision_error_fraction", precision_thresholds.error_fraction},
+          {"precision_allowed_margin", precision_thresholds.allowed_margin},
+          {"precision_noise_floor", precision_thresholds.noise_floor}};
 }
 
 JudgePolicy JudgePolicy::from_json(const nlohmann::json& j) {
@@ -31,6 +35,11 @@ JudgePolicy JudgePolicy::from_json(const nlohmann::json& j) {
     policy.timed_cases.emplace_back(planned.at(0).get<std::string>(), planned.at(1).get<std::string>());
   }
   policy.tolerance_scale = j.value("tolerance_scale", policy.tolerance_scale);
+  policy.precision = j.value("precision", policy.precision);
+  auto& thresholds = policy.precision_thresholds;
+  thresholds.error_fraction = j.value("precision_error_fraction", thresholds.error_fraction);
+  thresholds.allowed_margin = j.value("precision_allowed_margin", thresholds.allowed_margin);
+  thresholds.noise_floor = j.value("precision_noise_floor", thresholds.noise_floor);
   return policy;
 }
 

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "judge/precision_check.h"
+
 namespace keval {
 
 struct JudgePolicy {
@@ -31,6 +33,10 @@ struct JudgePolicy {
   // The task's atol and rtol, both multiplied by this (docs/judging.md, "Tolerance"). The runner
   // measured against the unscaled tolerance; the judge rescales its per-output statistics.
   double tolerance_scale = 1.0;
+  // The task's precision ("fp32", "tf32", "any") and the thresholds its float32 outputs are
+  // held to (judge/precision_check.h, docs/judging.md "Precision").
+  std::string precision = "fp32";
+  PrecisionThresholds precision_thresholds;
 
   nlohmann::json to_json() const;
   // A field missing from `j` keeps its default (a policy stored by an older keval).

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "judge/precision_check.h"
 #include "judge/reason_text.h"
 #include "judge/tolerance_check.h"
 
@@ -115,7 +116,8 @@ std::string mismatch_text(const OutputComparison& out, const ToleranceCheck& che
   return text + max_abs;
 }
 
-void judge_comparison(const CompareMessage& compare, double scale, Findings& findings) {
+void judge_comparison(const CompareMessage& compare, const JudgePolicy& policy, Findings& findings) {
+  const double scale = policy.tolerance_scale;
   const std::string at = where(compare.at);
   if (compare.missing) {
     findings.add(Verdict::kRuntimeError, at + "the submission saved no output for this call");
@@ -144,16 +146,23 @@ void judge_comparison(const CompareMessage& compare, double scale, Findings& fin
                                               first_bad_text(out));
       continue;
     }
+    if (auto zero = all_zero_failure(out)) {
+      findings.add(Verdict::kMismatch, name + *zero);
+      continue;
+    }
     const ToleranceCheck check = check_tolerance(out, scale);
     if (check.outside) findings.add(Verdict::kMismatch, name + mismatch_text(out, check, scale));
+    if (auto lower = precision_failure(out, policy.precision, policy.precision_thresholds)) {
+      findings.add(Verdict::kMismatch, name + *lower);
+    }
   }
 }
 
 }  // namespace
 
-std::optional<Judgement> judge_outputs(const std::vector<CompareMessage>& compares, double tolerance_scale) {
+std::optional<Judgement> judge_outputs(const std::vector<CompareMessage>& compares, const JudgePolicy& policy) {
   Findings findings;
-  for (const CompareMessage& compare : compares) judge_comparison(compare, tolerance_scale, findings);
+  for (const CompareMessage& compare : compares) judge_comparison(compare, policy, findings);
   if (!findings.any()) return std::nullopt;
   return findings.result();
 }

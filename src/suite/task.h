@@ -40,6 +40,8 @@ struct Task {
   std::string instruction;
   std::vector<std::string> dtypes;
   bool inplace = false;
+  // The precision the task computes in: "fp32" (default), "tf32" or "any" (judge/precision_check.h).
+  std::string precision = "fp32";
   bool require_kernel = true;  // false only for peer tasks judged by their own (PyTorch) rules
   bool shared_inputs = true;   // make_inputs is CPU-only: the worker builds inputs once per slot
   // make_inputs may be called with the job's device as the default device (implied by

@@ -28,6 +28,7 @@ nlohmann::json task_json(const Task& task, bool full) {
   j["tolerance"] = tolerances_json(task.tolerance);
   j["flops"] = task.flops;
   j["bytes"] = task.bytes;
+  j["precision"] = task.precision;
   j["source"] = task.source;
   j["notes"] = task.notes;
   j["dir"] = task.dir.string();

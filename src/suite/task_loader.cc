@@ -12,13 +12,15 @@ namespace {
 const std::vector<std::string> kTaskKeys = {
     "name", "version", "track", "category", "difficulty", "entry", "signature", "instruction", "held_out",
     "dtypes", "inplace", "flops", "bytes", "tolerance", "cases", "source", "notes", "require_kernel", "shared_inputs", "inputs_on_device", "compute_rate",
-    "check_reference_defined", "adapter"};
+    "check_reference_defined", "adapter", "precision"};
 const std::vector<std::string> kCaseKeys = {"name", "small", "params", "dtypes", "tolerance"};
 const std::vector<std::string> kToleranceKeys = {"atol", "rtol", "reason"};
 const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16", "float8_e4m3fn",
                                           "float8_e5m2", "int8", "int32"};
 // The measured matmul rates (ceilings.json) a task's flops may be bounded by.
 const std::vector<std::string> kComputeRates = {"float32", "float32_ieee", "float16", "bfloat16"};
+// judge/precision_check.h says what each means
+const std::vector<std::string> kPrecisions = {"fp32", "tf32", "any"};
 
 // Reads fields of one toml table, naming file, line and field in every error.
 class FieldReader {
@@ -252,6 +254,14 @@ Task load_task(const std::filesystem::path& task_dir) {
   task.instruction = reader.text("instruction");
   task.dtypes = reader.dtypes("dtypes", true);
   task.inplace = reader.flag("inplace", false);
+  if (reader.find("precision", false)) {
+    task.precision = reader.text("precision", false);
+    if (std::find(kPrecisions.begin(), kPrecisions.end(), task.precision) == kPrecisions.end()) {
+      reader.fail(reader.find("precision", false), "precision",
+                  "must be \"fp32\", \"tf32\" or \"any\"" +
+                      did_you_mean(task.precision, kPrecisions));
+    }
+  }
   task.require_kernel = reader.flag("require_kernel", true);
   task.shared_inputs = reader.flag("shared_inputs", true);
   task.inputs_on_device = reader.flag("inputs_on_device", false);

@@ -115,6 +115,15 @@ TEST_F(TaskLoaderTest, CheckReferenceDefinedIsOffUnlessTheTaskAsks) {
   EXPECT_TRUE(load_task(root_ / "scale").check_reference_defined);
 }
 
+TEST_F(TaskLoaderTest, PrecisionIsFp32UnlessTheTaskStatesAnother) {
+  EXPECT_EQ(load_task(root_ / "scale").precision, "fp32");
+  write_task("scale", replace(kValidToml, "flops =", "precision = \"tf32\"\nflops ="));
+  EXPECT_EQ(load_task(root_ / "scale").precision, "tf32");
+  std::string error = error_of(replace(kValidToml, "flops =", "precision = \"fp16\"\nflops ="));
+  EXPECT_NE(error.find("precision: must be \"fp32\", \"tf32\" or \"any\" (did you mean \"fp32\"?)"),
+            std::string::npos) << error;
+}
+
 TEST_F(TaskLoaderTest, ComputeRateIsOptionalAndMustNameAMeasuredRate) {
   EXPECT_EQ(load_task(root_ / "scale").compute_rate, "");
   write_task("scale", replace(kValidToml, "flops =", "compute_rate = \"float32_ieee\"\nflops ="));
