@@ -151,8 +151,10 @@ void judge_comparison(const CompareMessage& compare, const JudgePolicy& policy, 
       continue;
     }
     const ToleranceCheck check = check_tolerance(out, scale);
-    if (check.outside) findings.add(Verdict::kMismatch, name + mismatch_text(out, check, scale));
-    if (auto lower = precision_failure(out, policy.precision, policy.precision_thresholds)) {
+    if (check.outside) {
+      findings.add(Verdict::kMismatch, name + mismatch_text(out, check, scale));
+    } else if (auto lower = precision_failure(out, policy.precision, policy.precision_thresholds)) {
+      // only within the tolerance: an output outside it is wrong whatever its precision
       findings.add(Verdict::kMismatch, name + *lower);
     }
   }

@@ -9,6 +9,9 @@ namespace keval {
 
 namespace {
 
+// An error above this many times the largest lower-precision one is said to exceed them all.
+constexpr double kBeyondLowerPrecision = 4;
+
 // What a task of each precision allows among the measured lower precisions.
 bool allowed(const std::string& task_precision, const std::string& measured) {
   return task_precision == "tf32" && measured == "tf32_rz";
@@ -41,18 +44,21 @@ std::optional<std::string> precision_failure(const OutputComparison& output, con
   const double threshold = std::max(thresholds.error_fraction * *lowest_disallowed,
                                     thresholds.allowed_margin * highest_allowed);
   if (!(error >= threshold)) return std::nullopt;
-  // The disallowed precisions that explain the error, smallest error first.
+  // The disallowed precisions whose error reaches as far, smallest error first.
   std::vector<std::pair<double, std::string>> explaining;
+  double largest = 0;
   for (const auto& [name, value] : output.lower_precision_err) {
-    if (value && !allowed(task_precision, name) && error >= thresholds.error_fraction * *value) {
-      explaining.emplace_back(*value, name);
-    }
+    if (!value || allowed(task_precision, name)) continue;
+    largest = std::max(largest, *value);
+    if (error >= thresholds.error_fraction * *value) explaining.emplace_back(*value, name);
   }
   std::sort(explaining.begin(), explaining.end());
   std::string gives;
   for (const auto& [value, name] : explaining) gives += (gives.empty() ? "" : ", ") + name + " " + number(value);
-  std::string text = "precision: output error " + number(error) +
-                     " (mean relative) is what lower-precision arithmetic gives (" + gives +
+  // Wording only: an error many times the largest is more than a lower precision explains.
+  const bool beyond = error > kBeyondLowerPrecision * largest;
+  std::string text = "precision: output error " + number(error) + " (mean relative) is " +
+                     (beyond ? "more than" : "what") + " lower-precision arithmetic gives (" + gives +
                      ": the reference on its inputs rounded to each)";
   if (highest_allowed > 0) {
     text += " and above " + number(thresholds.allowed_margin) + " x truncated TF32's (" + number(highest_allowed) + ")";

@@ -36,9 +36,10 @@ struct PrecisionThresholds {
   double noise_floor = 5e-5;
 };
 
-// The reason an output fails the policy ("precision: output error 2.9e-04 (mean |out - ref| /
-// mean |ref|) is at least what float16 arithmetic gives ..."), or nullopt. `task_precision` is
-// only quoted; which precisions are allowed follows from it.
+// The reason an output within the tolerance fails the policy ("precision: output error 0.00031
+// (mean relative) is what lower-precision arithmetic gives (float16 0.00029, ...)"), or nullopt.
+// Which precisions are allowed follows from `task_precision`. (An output outside the tolerance
+// fails on that alone; the judge does not ask.)
 std::optional<std::string> precision_failure(const OutputComparison& output, const std::string& task_precision,
                                              const PrecisionThresholds& thresholds);
 
