@@ -3,7 +3,8 @@
 namespace keval {
 
 nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& settings,
-                               const RunnerConfig& config, const SandboxSettings& sandbox) {
+                               const RunnerConfig& config, const SandboxSettings& sandbox,
+                               const MachinePaths& paths) {
   const std::string& device = settings.device;
   nlohmann::json environment = {
       {"gpu", device == "cuda" ? probe.value("gpu_name", nlohmann::json(nullptr)) : nlohmann::json(nullptr)},
@@ -18,7 +19,7 @@ nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& s
       {"device_mode", device == "cuda" ? "cuda" : "cpu_interpreter"},
       {"timing_note", device == "cuda" ? "CUDA events, cold L2, launch cover"
                                         : "wall-clock under the Triton interpreter: indicative only"}};
-  environment["sandbox"] = sandbox.describe();
+  environment["sandbox"] = sandbox.describe(paths);
   environment["min_own_share"] = settings.min_own_gpu_share;
   return environment;
 }

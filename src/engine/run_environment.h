@@ -3,13 +3,16 @@
 // versions the probe saw, the device mode, the sandbox. A golden record must fit it.
 #include <nlohmann/json.hpp>
 
+#include "common/machine_paths.h"
 #include "engine/run_settings.h"
 #include "engine/runner_process.h"
 #include "engine/sandbox_settings.h"
 
 namespace keval {
 
+// `paths`: the run's folders as its reasons name them (engine/run_paths.h).
 nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& settings,
-                               const RunnerConfig& config, const SandboxSettings& sandbox);
+                               const RunnerConfig& config, const SandboxSettings& sandbox,
+                               const MachinePaths& paths);
 
 }  // namespace keval

@@ -60,12 +60,13 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                            python_install_dirs(config.python));
   apply_probe_capabilities(sandbox, probed.probe, settings.device);
   const std::filesystem::path work_root = job_work_root(options.out, sandbox);
+  const MachinePaths paths = run_paths(options, suite, work_root);
   if (warm && warm->started()) {
     warm->pool->resandbox(sandbox, cache_root);
   } else {
     probed.first_slot->set_sandbox(sandbox.for_slot(0, cache_root));
   }
-  nlohmann::json environment = run_environment(probed.probe, settings, config, sandbox);
+  nlohmann::json environment = run_environment(probed.probe, settings, config, sandbox, paths);
   const std::string gpu_name = environment["gpu"].is_string() ? environment["gpu"].get<std::string>() : "";
   // A golden record replaces timing the goldens in this run; it must fit this environment.
   const std::string record_path = golden_record_path(options.golden_from, environment);
@@ -107,11 +108,10 @@ RunOutput run_session(const Suite& suite, const std::vector<Submission>& submiss
                                           settings.device, slots_for, sandbox, cache_root, log);
   }
   RunnerSlots& pool = own_pool ? *own_pool : *warm->pool;
-  environment["sandbox"] = sandbox.describe();  // with the leased uids
+  environment["sandbox"] = sandbox.describe(paths);  // with the leased uids
   EvaluationScheduler scheduler(pool, work_root, warm ? warm->gates.get() : nullptr);
   const std::string baseline_name = settings.baselines.empty() ? "" : settings.baselines.front();
   const std::string speedup_baseline = recorded ? "golden" : baseline_name;
-  const MachinePaths paths = run_paths(options, suite, work_root);
   ResultRecorder recorder(submissions, index,
                           {store, run_id, settings, options.suite_label, speedup_baseline,
                            ceilings ? &*ceilings : nullptr, recorded ? &*recorded : nullptr, on_result, &paths},

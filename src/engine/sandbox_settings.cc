@@ -119,13 +119,14 @@ nlohmann::json SandboxSettings::for_slot(int slot, const std::string& cache_root
                    {"TRITON_CACHE_AUTOTUNING", "1"}}}};
 }
 
-nlohmann::json SandboxSettings::describe() const {
+nlohmann::json SandboxSettings::describe(const MachinePaths& paths) const {
   nlohmann::json d = for_slot(0, "<cache>");
   d["env"]["TRITON_CACHE_DIR"] = "<cache>/triton/uid-N (one per uid)";
   d["env"]["TORCHINDUCTOR_CACHE_DIR"] = "<cache>/inductor/uid-N (one per uid)";
   d["uid"] = uid_base ? nlohmann::json(slot_uids) : nlohmann::json(nullptr);
   d.erase("gid");
-  d["warnings"] = warnings;
+  d["warnings"] = nlohmann::json::array();
+  for (const auto& warning : warnings) d["warnings"].push_back(paths.relative(warning));
   return d;
 }
 

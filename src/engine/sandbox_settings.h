@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/machine_paths.h"
+
 namespace keval {
 
 struct SandboxSettings {
@@ -27,7 +29,9 @@ struct SandboxSettings {
   // The request's "sandbox" object for worker slot `slot`; its Triton and Inductor (torch.compile)
   // caches lie below `cache_root`, one folder per uid (see cache_dir_of).
   nlohmann::json for_slot(int slot, const std::string& cache_root) const;
-  nlohmann::json describe() const;  // for the run record
+  // For the run record (summary.json, keval.db): the warnings name the machine's folders as
+  // reasons do (`paths`, engine/run_paths.h), so the record can be shared.
+  nlohmann::json describe(const MachinePaths& paths) const;
 };
 
 // A compile cache (`kind`: "triton" or "inductor") for jobs running as `uid` (or, unsandboxed,

@@ -29,5 +29,17 @@ TEST(SandboxSettings, WithoutUidSwitchTheCacheIsTheInvokingUsers) {
   EXPECT_FALSE(settings.for_slot(0, "/c").contains("env"));
 }
 
+TEST(SandboxSettings, TheRecordedWarningsNameFoldersAsReasonsDo) {
+  // A root run whose Python lies in a 0700 home (/srv/ann here) warns of it; summary.json says "~/venv".
+  SandboxSettings settings;
+  settings.warnings = {"jobs run as root: the Python installation (/srv/ann/venv) is not readable by other users",
+                       "network not isolated: this machine refused a new network namespace"};
+  MachinePaths paths;
+  paths.add("/srv/ann", "~");
+  EXPECT_EQ(settings.describe(paths)["warnings"],
+            nlohmann::json({"jobs run as root: the Python installation (~/venv) is not readable by other users",
+                            "network not isolated: this machine refused a new network namespace"}));
+}
+
 }  // namespace
 }  // namespace keval

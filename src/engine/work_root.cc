@@ -9,9 +9,11 @@ namespace keval {
 
 namespace {
 
+const std::filesystem::path kScratchBase = "/var/tmp/keval-work";
+
 // /var/tmp/keval-work/<pid>-<name>, created, every folder below /var/tmp open to others.
 std::filesystem::path traversable_scratch(const std::string& name) {
-  const auto folder = std::filesystem::path("/var/tmp/keval-work") / (std::to_string(::getpid()) + "-" + name);
+  const auto folder = kScratchBase / (std::to_string(::getpid()) + "-" + name);
   std::filesystem::create_directories(folder);
   for (auto dir = folder; dir != dir.root_path(); dir = dir.parent_path()) {
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
@@ -28,8 +30,10 @@ std::filesystem::path job_work_root(const std::filesystem::path& out, SandboxSet
   std::filesystem::path work_root = out / "work";
   if (sandbox.enabled && sandbox.uid_base && !readable_by_others(work_root.string())) {
     work_root = traversable_scratch(std::to_string(std::random_device{}()));
-    sandbox.warnings.push_back(out.string() + " is not reachable by other users: job folders are under " +
-                               work_root.string());
+    // recorded with the run: says where without naming OUT or this run's own folder, which the
+    // run removes at its end (its reasons call it work/, as they would OUT/work)
+    sandbox.warnings.push_back("OUT is not reachable by other users: job folders are under " + kScratchBase.string() +
+                               " (reasons name them work/)");
   }
   return work_root;
 }
