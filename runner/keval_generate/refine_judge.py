@@ -29,6 +29,17 @@ def judged_results(folder: str, ids: set) -> dict | None:
     return results if set(results) == ids else None
 
 
+def file_named_from_judge_out(results: dict, submissions: str, judge_out: str) -> dict:
+    """`results` with the turn's submissions file named as JUDGE_OUT names it (`turn-<t>.jsonl`)
+    in their reasons: a bad_submission's reason starts with the file and line it came from, and
+    the reasons become the model's next feedback and the output's records, which must not carry
+    the folders of the machine that ran keval."""
+    name = os.path.relpath(submissions, judge_out)
+    for result in results.values():
+        result["reasons"] = [reason.replace(submissions, name) for reason in result.get("reasons") or []]
+    return results
+
+
 def run_judge(command: list) -> int:
     """keval run's exit status. Stopped here (Ctrl-C, SIGTERM), it gets a SIGINT of its own, the
     signal it stops cleanly on, and this waits for it: no judging outlives the generation."""
@@ -48,11 +59,12 @@ def run_judge(command: list) -> int:
 def judge(args, turn: int, lines: list) -> dict:
     """keval run on one turn's answers; reuses a finished judging of the same answers."""
     folder = os.path.join(args.judge_out, f"turn-{turn}")
+    submissions = os.path.join(args.judge_out, f"turn-{turn}.jsonl")
     ids = {line["id"] for line in lines}
     done = judged_results(folder, ids)
     if done is not None:
         print(f"keval generate: turn {turn} already judged in {folder}", file=sys.stderr, flush=True)
-        return done
+        return file_named_from_judge_out(done, submissions, args.judge_out)
     if os.path.exists(folder):
         aside = folder + ".unfinished"
         shutil.rmtree(aside, ignore_errors=True)
@@ -60,7 +72,6 @@ def judge(args, turn: int, lines: list) -> dict:
         print(f"keval generate: turn {turn}'s judging was cut short; judging it again ({aside} kept)",
               file=sys.stderr, flush=True)
     os.makedirs(args.judge_out, exist_ok=True)
-    submissions = os.path.join(args.judge_out, f"turn-{turn}.jsonl")
     write_jsonl(submissions, lines)
     command = [args.keval, "run", "--suite", args.judge_suite, "--submissions", submissions, "--out", folder,
                "--quiet", "--code-metrics", "off"] + (args.judge_args or [])
@@ -69,4 +80,4 @@ def judge(args, turn: int, lines: list) -> dict:
     done = judged_results(folder, ids)
     if status != 0 or done is None:
         raise GenerateError(folder, f"judging turn {turn} failed (keval run exited {status})")
-    return done
+    return file_named_from_judge_out(done, submissions, args.judge_out)

@@ -216,3 +216,22 @@ def test_null_content_is_an_empty_answer_judged_bad_submission(tmp_path, fake_se
               "--no-timing", "--quiet", "--code-metrics", "off")
     results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
     assert [r["verdict"] for r in results] == ["bad_submission", "bad_submission"]
+
+
+def test_feedback_on_a_bad_submission_names_no_folder_of_the_machine(tmp_path, fake_server):
+    """A bad_submission's reason starts with the file and line it was read from: the turn's
+    JSONL under JUDGE_OUT. The model sees it as `turn-1.jsonl:1`; a feedback holding this
+    machine's folders gets the route that matches them instead (the server logs the route)."""
+    relu_sig = "    " + task_config("relu")["signature"]
+    server = fake_server({"routes": [{"match": str(tmp_path), "responses": [EMPTY]},
+                                     {"match": "First problem: turn-1.jsonl:1: ", "responses": [EMPTY]},
+                                     {"match": relu_sig, "responses": [EMPTY]}]})
+    out = tmp_path / "refine.jsonl"
+    run_keval("generate", "--suite", "suites/keval", "--tasks", "relu", "--model", "fake-model",
+              "--base-url", server.url, "--samples", 1, "--turns", 2, "--out", out, "--device", "cpu",
+              "--no-timing")
+    assert [r["route"] for r in answered(server)] == [relu_sig, "First problem: turn-1.jsonl:1: "]
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["judge"]["verdict"] for r in records] == ["bad_submission"] * 2
+    assert [r["judge"]["reasons"][0].split(": ")[0] for r in records] == ["turn-1.jsonl:1", "turn-2.jsonl:1"]
+    assert str(tmp_path) not in out.read_text()
