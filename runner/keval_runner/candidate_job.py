@@ -318,7 +318,7 @@ class CandidateJob:
         if self.device.type != "cuda":
             self.timed_guest = TimedGuest(self.guest, cgroup)
         elif warden_clocks_cuda(self.request.get("timing") or {}):
-            self.timed_guest = GpuTimedGuest(self.guest, self.device, cgroup)
+            self.timed_guest = GpuTimedGuest(self.guest, self.device, self.request.get("timing") or {}, cgroup)
         else:
             return
         with phase("calibrate"), cpu_pinning.one_core(self.pin_guest):

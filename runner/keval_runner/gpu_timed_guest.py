@@ -8,6 +8,7 @@ autotuning aside.
 """
 
 from .guest_process import GuestMisbehaved
+from .request_check import timing_setting
 from .warden_gpu_clock import GATE_WAIT_S, GpuClock
 from .warden_timed_candidate import TimedGuest
 
@@ -15,9 +16,9 @@ SLOW_ANSWERS_TO_OPEN_FIRST = 2
 
 
 class GpuTimedGuest(TimedGuest):
-    def __init__(self, guest, device, cgroup=None, clock=None):
+    def __init__(self, guest, device, settings: dict, cgroup=None, clock=None):
         super().__init__(guest, cgroup)
-        self.clock = clock or GpuClock(device)
+        self.clock = clock or GpuClock(device, float(timing_setting(settings, "done_wait_s")))
         header, fds = self.clock.gate_request()
         if not guest.ask(header, fds)[0].get("ok"):
             raise GuestMisbehaved("the clock's words were refused")

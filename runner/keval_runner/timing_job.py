@@ -278,7 +278,7 @@ class TimingJob(CandidateJob):
             self.baseline_process = baseline_guest.start(baselines)
             self.timed_baselines = TimedGuest(self.baseline_process)
         elif self.baseline_process is not None:
-            self.timed_baselines = GpuTimedGuest(self.baseline_process, self.device)
+            self.timed_baselines = GpuTimedGuest(self.baseline_process, self.device, self.request.get("timing") or {})
 
     def calibrate(self) -> None:
         if self.timed_baselines is not None:

@@ -39,7 +39,6 @@ from .guest_process import GuestMisbehaved
 from .timing import l2_bytes
 
 GATE_WAIT_S = 0.25  # longer than any call takes to enqueue unless it waits for the GPU
-DONE_WAIT_S = float(os.environ.get("KEVAL_DONE_WAIT_S") or 120.0)  # the longest a timed call may run before its process is judged stuck
 GATE_BY = os.environ.get("KEVAL_CLOCK_GATE") or "host"  # "host" or "stream" (the module says how)
 _POLL_S = 50e-6
 _SPIN_S = 0.05  # the host spins on `done` this long before it sleeps between looks
@@ -58,10 +57,11 @@ def copy_by_kernel(target: torch.Tensor, value: torch.Tensor) -> None:
 class GpuClock:
     """The clock words, events and flush buffer for one timed process."""
 
-    def __init__(self, device: torch.device, gate_by: str = GATE_BY):
+    def __init__(self, device: torch.device, done_wait_s: float, gate_by: str = GATE_BY):
         if gate_by not in ("host", "stream"):
             raise ValueError(f"KEVAL_CLOCK_GATE is {gate_by!r}: host or stream")
         self.device = device
+        self.done_wait_s = done_wait_s  # the longest a timed call may run before its process is judged stuck
         self.gate_by = gate_by
         self.n = 0
         self.stream = torch.cuda.current_stream(device)
@@ -120,7 +120,7 @@ class GpuClock:
         started = time.monotonic()
         while not self.words.reached(DONE, n):
             waited = time.monotonic() - started
-            if waited > DONE_WAIT_S:
+            if waited > self.done_wait_s:
                 self._never_done(n)
             if waited > _SPIN_S:
                 time.sleep(_POLL_S)
@@ -133,7 +133,7 @@ class GpuClock:
 
     def elapsed_ms(self, n: int) -> float:
         """The n-th call's interval, once the copies after it are done."""
-        deadline = time.monotonic() + DONE_WAIT_S
+        deadline = time.monotonic() + self.done_wait_s
         while not self.finished.query():
             if time.monotonic() > deadline:
                 self._never_done(n)

@@ -29,6 +29,7 @@ from .guest_timed_call import CALIBRATION_KEY
 from .guest_timing import GuestCallFailed
 from .inputs import _draw, tensors_in, to_device
 from .interleaved_timing import Contender
+from .request_check import timing_setting
 from .sample_stats import median
 from .shared_call import SharedCall
 from .shared_args import dtype_from_name
@@ -37,11 +38,6 @@ from .warden_gpu_clock import copy_by_kernel
 _clock = time.perf_counter
 CALIBRATION_CALLS = 31
 FLOOR_MS = 1e-3  # a sample is never below 1 µs: a ratio to 0 would be infinite
-SPAN_SLACK = 2  # an output may reach at most this many times its element count of storage
-# A timed output is checked against the reference within this many times the case's tolerance:
-# the correctness calls apply the policy itself; here an output made for other inputs (a cache,
-# a replay, work not done by the time the clock stopped) is far outside any tolerance.
-TOLERANCE_SLACK = 8.0
 
 
 class TimedGuest:
@@ -119,7 +115,7 @@ class TimedGuest:
         return self.overhead_ms
 
 
-def read_output(pid: int, described, like: torch.Tensor):
+def read_output(pid: int, described, like: torch.Tensor, span_factor: float):
     """The output the guest says lies at described["address"], read from its memory, shaped as
     it says; None when the description does not fit the reference's output `like` (another
     dtype, shape or device, strides out of range) or cannot be read."""
@@ -133,7 +129,7 @@ def read_output(pid: int, described, like: torch.Tensor):
     if len(stride) != len(shape) or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in stride):
         return None
     elements = span_elements(shape, stride)
-    if elements > SPAN_SLACK * max(1, like.numel()):
+    if elements > span_factor * max(1, like.numel()):
         return None
     size = torch.empty(0, dtype=dtype).element_size()
     raw = bytearray(elements * size)
@@ -183,6 +179,7 @@ class WardenTimedContender(Contender):
         self.drawn = 0  # fresh input sets drawn, one a call
         self.side = "candidate" if who == "candidate" else "baseline"  # its phases' prefix
         self.job, self.timed, self.case, self.key = job, timed, case, key
+        self.settings = job.request.get("timing") or {}
         self.seeds = secrets.SystemRandom()
         self.arm, self.shared = arm, None
         # CUDA: the outputs' slots (the reference's layout) and the warden's copies of them
@@ -297,13 +294,17 @@ class WardenTimedContender(Contender):
         if self.gpu:  # the slots as the warden copied them right after its end event
             outputs = self.snapshots if described == "slots" and len(expected) == len(self.snapshots) else None
         elif isinstance(described, list) and len(described) == len(expected) and all(isinstance(d, dict) for d in described):
-            outputs = [read_output(self.timed.guest.pid, item, ref) for item, ref in zip(described, expected)]
+            span = float(timing_setting(self.settings, "timed_output_span_factor"))
+            outputs = [read_output(self.timed.guest.pid, item, ref, span) for item, ref in zip(described, expected)]
         else:
             outputs = None
         if outputs is None:
             return False
-        atol = TOLERANCE_SLACK * float(self.case.get("atol") or 0.0)
-        rtol = TOLERANCE_SLACK * float(self.case.get("rtol") or 0.0)
+        # the correctness calls apply the tolerance itself; here an output made for other inputs
+        # (a cache, a replay, work not done by the time the clock stopped) is far outside it
+        factor = float(timing_setting(self.settings, "timed_output_tolerance_factor"))
+        atol = factor * float(self.case.get("atol") or 0.0)
+        rtol = factor * float(self.case.get("rtol") or 0.0)
         for out, ref in zip(outputs, expected):
             if out is None or out.shape != ref.shape or out.dtype != ref.dtype:
                 return False

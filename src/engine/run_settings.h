@@ -35,9 +35,18 @@ struct TimingSettings {
   // the bands under 50 us move: above, the target_rel_stdev rule is the stricter. 0: off.
   double spread_share = 0.15;
   // Who clocks a CUDA sample: "guest" (its own events) or "warden" (events around a gate the
-  // warden opens: runner/keval_runner/warden_gpu_clock.py, whose cross-process waits hung on
-  // the H200 without MPS; docs/trust.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
+  // warden opens: runner/keval_runner/warden_gpu_clock.py, not yet measured on a GPU;
+  // docs/trust.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
   std::string cuda_clock = "guest";
+  // With the warden's CUDA clock: a timed call still running this long after its gate opened
+  // leaves its process judged stuck.
+  double done_wait_s = 120;
+  // A timed call's outputs are checked within this many times the case's tolerance (the
+  // correctness calls apply the tolerance itself; an output made for other inputs is far
+  // outside it), and the warden reads (CPU) an output spanning at most this many times its
+  // element count of storage.
+  double timed_output_tolerance_factor = 8;
+  double timed_output_span_factor = 2;
 
   nlohmann::json to_json() const {
     nlohmann::json bands = nlohmann::json::array();
@@ -47,7 +56,9 @@ struct TimingSettings {
             {"target_rel_stdev", target_rel_stdev}, {"min_seconds", min_seconds},
             {"low_clock_fraction", low_clock_fraction}, {"launch_cover_us", launch_cover_us},
             {"spread_share", spread_share}, {"spread_bands", spread_share > 0 ? bands : nlohmann::json::array()},
-            {"cuda_clock", cuda_clock}};
+            {"cuda_clock", cuda_clock}, {"done_wait_s", done_wait_s},
+            {"timed_output_tolerance_factor", timed_output_tolerance_factor},
+            {"timed_output_span_factor", timed_output_span_factor}};
   }
   // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
   // samples, so a CPU run stays quick; wall-clock timing has no measured spread.

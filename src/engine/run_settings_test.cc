@@ -37,13 +37,17 @@ TEST(TimingSettingsTest, StoppingFiguresAreTheRunnersDefaults) {
   // The values the runner had as constants; the schema keeps them for requests without them.
   const json sent = TimingSettings{}.to_json();
   const json fields = timing_schema()["properties"];
-  for (const char* name : {"target_rel_stdev", "min_seconds", "low_clock_fraction", "launch_cover_us"}) {
+  for (const char* name : {"target_rel_stdev", "min_seconds", "low_clock_fraction", "launch_cover_us", "done_wait_s",
+                           "timed_output_tolerance_factor", "timed_output_span_factor"}) {
     EXPECT_DOUBLE_EQ(sent[name].get<double>(), fields[name]["default"].get<double>()) << name;
   }
   EXPECT_DOUBLE_EQ(sent["target_rel_stdev"].get<double>(), 0.005);
   EXPECT_DOUBLE_EQ(sent["low_clock_fraction"].get<double>(), 0.75);
   EXPECT_DOUBLE_EQ(sent["launch_cover_us"].get<double>(), 200);
   EXPECT_DOUBLE_EQ(sent["min_seconds"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(sent["done_wait_s"].get<double>(), 120);
+  EXPECT_DOUBLE_EQ(sent["timed_output_tolerance_factor"].get<double>(), 8);
+  EXPECT_DOUBLE_EQ(sent["timed_output_span_factor"].get<double>(), 2);
 }
 
 TEST(TimingSettingsTest, TheGpuSamplesTillTheHarnessSpreadOutweighsThemTheCpuDoesNot) {

@@ -84,7 +84,7 @@ def timed():
     log = []
     guest = LoggedGuest(pid, warden_end, log)
     guest.ready()
-    timed = GpuTimedGuest(guest, device=None, clock=Clock(log))
+    timed = GpuTimedGuest(guest, device=None, settings={}, clock=Clock(log))
     yield timed, log
     timed.resume()
     guest.channel.send({"op": "end"})

@@ -164,11 +164,20 @@ def test_an_answer_that_does_not_fit_the_reference_output_is_not_read():
     for bad in ({**good, "dtype": "float16"}, {**good, "shape": [5, 4]}, {**good, "stride": [1 << 40, 1]},
                 {**good, "stride": [-5, 1]}, {**good, "device": "cuda"}, {**good, "address": "x"},
                 {"shape": [4, 5]}):
-        assert read_output(os.getpid(), bad, like) is None, bad
+        assert read_output(os.getpid(), bad, like, 2) is None, bad
     own = torch.arange(20, dtype=torch.float32).reshape(4, 5)
-    read = read_output(os.getpid(), {**good, "address": own.data_ptr()}, like)
+    read = read_output(os.getpid(), {**good, "address": own.data_ptr()}, like, 2)
     assert torch.equal(read, own)
-    assert read_output(os.getpid(), good, like) is None  # the first page is never mapped
+    assert read_output(os.getpid(), good, like, 2) is None  # the first page is never mapped
+
+
+def test_an_output_spanning_more_storage_than_the_request_allows_is_not_read():
+    like = torch.zeros(4, 5)
+    wide = torch.arange(60, dtype=torch.float32).reshape(4, 15)  # rows 15 apart: spans 50 elements
+    spread = {"address": wide.data_ptr(), "dtype": "float32", "shape": [4, 5], "stride": [15, 1], "device": "cpu"}
+    assert read_output(os.getpid(), spread, like, 2) is None  # 50 > 2 x 20
+    read = read_output(os.getpid(), spread, like, 3)  # the controller's factor, not the runner's
+    assert torch.equal(read, wide[:, :5])
 
 
 def test_a_parked_process_runs_no_more_until_released():
