@@ -76,7 +76,21 @@ int64_t smallest(const HeldOutParam& p) {
   return v <= p.hi ? v : 0;
 }
 
-int64_t draw_range(const HeldOutParam& p, Draws& draws) {
+// An even value near v in p's range that is no power of two (a block size does not divide it);
+// v itself when the range has none.
+int64_t even_near(const HeldOutParam& p, int64_t v) {
+  for (int64_t step = 0; step < 64; ++step) {
+    for (int64_t w : {v + step, v - step}) {
+      if (w >= p.lo && w <= p.hi && w % 2 == 0 && (w & (w - 1)) != 0) return w;
+    }
+  }
+  return v;
+}
+
+// `even`: the value is even and no power of two where the range allows it (every second
+// held-out case: a mask widened only on even sizes, or a tail only odd sizes reach, is caught
+// each run, not one run in ten).
+int64_t draw_range(const HeldOutParam& p, Draws& draws, bool even) {
   if (p.power_of_two) {
     auto powers = powers_of_two(p);
     return powers[draws.below(powers.size())];
@@ -88,6 +102,7 @@ int64_t draw_range(const HeldOutParam& p, Draws& draws) {
     return k * p.multiple_of;
   }
   const int64_t v = draws.log_uniform(p.lo, p.hi);
+  if (even) return even_near(p, v);
   const size_t lean = draws.below(10);
   if (lean < 5) {  // a prime near v: no block size divides it
     for (int64_t up = v; up <= p.hi && up < v + 10000; ++up) {
@@ -327,7 +342,7 @@ std::vector<TaskCase> draw_held_out(const Task& task, uint64_t seed, int count) 
       for (const auto& p : held_out.params) {
         if (p.kind == HeldOutParam::Kind::kFixed) params[p.name] = p.value;
         if (p.kind == HeldOutParam::Kind::kOneOf) params[p.name] = p.one_of[draws.below(p.one_of.size())];
-        if (p.kind == HeldOutParam::Kind::kRange) params[p.name] = draw_range(p, draws);
+        if (p.kind == HeldOutParam::Kind::kRange) params[p.name] = draw_range(p, draws, i % 2 == 1);
       }
       if (attempt == kAttempts) params = smallest_shape(held_out);  // fits: read_held_out checked
       if (derive(held_out, params) && fits(held_out, params)) break;

@@ -121,22 +121,28 @@ TEST_F(HeldOutTest, CasesNameTheirDrawnSymbolsInFileOrder) {
   EXPECT_TRUE(c.dtypes[0] == "float32" || c.dtypes[0] == "float16");
 }
 
-TEST_F(HeldOutTest, DrawsStayInRangeUnderTheSizeBoundAndLeanToOddAndPrime) {
+TEST_F(HeldOutTest, DrawsStayInRangeUnderTheSizeBoundTheFirstLeaningToOddAndPrimeTheSecondEven) {
   Task task = load(kRanges);
-  int odd = 0, primes = 0, n = 0;
+  int odd = 0, primes = 0, even = 0, n = 0;
+  auto power_of_two = [](int64_t v) { return (v & (v - 1)) == 0; };
   for (uint64_t seed = 0; seed < 200; ++seed) {
-    for (const TaskCase& c : draw_held_out(task, seed, 2)) {
+    const auto cases = draw_held_out(task, seed, 2);
+    for (const TaskCase& c : cases) {
       const auto rows = c.params["rows"].get<int64_t>(), cols = c.params["cols"].get<int64_t>();
       EXPECT_TRUE(rows >= 1 && rows <= 300) << c.name;
       EXPECT_TRUE(cols >= 1 && cols <= 50000) << c.name;
       EXPECT_LE(rows * cols, 100000) << c.name;
-      odd += cols % 2;
-      primes += prime(cols);
-      ++n;
     }
+    const auto cols = cases[0].params["cols"].get<int64_t>();
+    odd += cols % 2;
+    primes += prime(cols);
+    const auto rows2 = cases[1].params["rows"].get<int64_t>(), cols2 = cases[1].params["cols"].get<int64_t>();
+    even += rows2 % 2 == 0 && cols2 % 2 == 0 && !power_of_two(rows2) && !power_of_two(cols2);
+    ++n;
   }
   EXPECT_GT(odd, n * 6 / 10);
   EXPECT_GT(primes, n * 4 / 10);
+  EXPECT_GE(even, n * 9 / 10);  // held_out_2: even sizes no block size divides
 }
 
 TEST_F(HeldOutTest, ConstraintsAndDerivedParamsHold) {
