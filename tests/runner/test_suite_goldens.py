@@ -36,7 +36,7 @@ CORE = {"vector_add", "relu", "softmax", "layer_norm", "rms_norm", "row_sum", "m
 REQUIRED = {"name": str, "version": int, "track": str, "category": str, "difficulty": int,
             "entry": str, "signature": str, "instruction": str, "dtypes": list,
             "flops": str, "bytes": str, "tolerance": dict, "cases": list}
-OPTIONAL = {"inplace": bool, "source": str, "notes": str, "compute_rate": str}
+OPTIONAL = {"inplace": bool, "source": str, "notes": str, "compute_rate": str, "held_out": dict, "precision": str}
 CASE_KEYS = {"name", "small", "params", "dtypes", "tolerance"}
 
 
