@@ -4,7 +4,8 @@ from fixtures/kernelbench_submissions/ and fixtures/kernelbench_judges/:
 - shift_triton: right (both pass); shift_wrong: 3x instead of 2x (both fail); a syntax error;
 - linear_triton: draws from the RNG before its Linear and zeroes its weight: keval copies Model's
   weights by name and passes it, KernelBench copies nothing (seed 42 before each constructor);
-- shift_near: 0.002 off everywhere: inside keval's 1e-2, outside KernelBench's 1e-4;
+- shift_near: 0.002 off everywhere: inside keval's 1e-2 but an error only lower-precision
+  arithmetic gives (keval's precision policy: mismatch), outside KernelBench's 1e-4;
 - shift_float_out: its output takes the dtype of the int64 `shift`: right only because
   KernelBench casts every input to float32;
 - linear_patches_torch: forgets the bias and replaces F.linear process-wide, so the reference,
@@ -74,7 +75,7 @@ def test_keval_verdicts_on_the_fixture(judged):
     rows, _, _ = judged
     got = {k: r["verdict"] for k, r in rows.items()}
     assert got == {"shift_triton": "pass", "shift_wrong": "mismatch", "shift_torch": "no_kernel",
-                   "linear_triton": "pass", "shift_near": "pass", "shift_float_out": "wrong_dtype",
+                   "linear_triton": "pass", "shift_near": "mismatch", "shift_float_out": "wrong_dtype",
                    # it rebinds F.linear process-wide: the guest's snapshot of torch's names
                    "linear_patches_torch": "tampering", "syntax_error": "compile_error",
                    "unknown_task": "bad_submission"}
@@ -92,15 +93,16 @@ def test_both_judges_agree_on_right_wrong_and_unloadable_code(judged):
     assert "compilation error: SyntaxError" in broken["kernelbench_error"]
 
 
-def test_rng_order_weights_and_the_tighter_tolerance_fail_what_keval_passes(judged):
+def test_rng_order_weights_fail_what_keval_passes_and_both_fail_a_near_miss(judged):
     _, report, _ = judged
     items = items_of(report)
-    for name in ("linear_triton", "shift_near"):
-        assert items[name]["exec"] == "keval_pass_kernelbench_fail", items[name]
-        assert items[name]["call"] == "agree_pass"
-    assert "max difference 0.002000" in items["shift_near"]["kernelbench_error"]
-    assert sorted(e["id"] for e in report["disagreements"]["exec"]["keval_pass_kernelbench_fail"]) == [
-        "linear_triton", "shift_near"]
+    assert items["linear_triton"]["exec"] == "keval_pass_kernelbench_fail", items["linear_triton"]
+    assert items["linear_triton"]["call"] == "agree_pass"
+    near = items["shift_near"]
+    assert (near["exec"], near["call"]) == ("agree_fail", "agree_pass"), near
+    assert "max difference 0.002000" in near["kernelbench_error"]
+    assert 'this task computes in float32 (precision "fp32")' in near["keval_reason"]
+    assert [e["id"] for e in report["disagreements"]["exec"]["keval_pass_kernelbench_fail"]] == ["linear_triton"]
 
 
 def test_float_cast_inputs_shared_process_and_pytorch_pass_what_keval_fails(judged):
@@ -116,11 +118,11 @@ def test_report_counts(judged):
     _, report, stdout = judged
     assert (report["kind"], report["device"]) == ("kernelbench", "cpu")
     assert (report["n_lines"], report["unmatched"], report["not_in_results"], report["n_compared"]) == (9, 1, 0, 8)
-    assert report["exec"] == {"agree_pass": 1, "agree_fail": 2, "keval_fail_kernelbench_pass": 3,
-                              "keval_pass_kernelbench_fail": 2}
+    assert report["exec"] == {"agree_pass": 1, "agree_fail": 3, "keval_fail_kernelbench_pass": 3,
+                              "keval_pass_kernelbench_fail": 1}
     assert report["call"] == {"agree_pass": 7, "agree_fail": 1}
-    assert report["by_verdict"]["pass"] == {"n": 3, "kernelbench_call_pass": 3, "kernelbench_exec_pass": 1}
-    assert "exec: agree 3 (pass 1, fail 2)" in stdout
+    assert report["by_verdict"]["pass"] == {"n": 2, "kernelbench_call_pass": 2, "kernelbench_exec_pass": 1}
+    assert "exec: agree 4 (pass 1, fail 3)" in stdout
 
 
 # --- KernelBench's rules, one by one (in this process, PyTorch only) -------------------------
