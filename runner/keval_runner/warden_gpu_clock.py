@@ -72,7 +72,6 @@ class GpuClock:
         self.words = ClockWords()  # registered with the context the flush buffer made current
         self.gate = self.words.register()
         self.done = self.gate + 4
-        self.synchronizing = False  # the last call waited for the GPU before answering
 
     def gate_request(self) -> tuple:
         """(header, fds) that maps the words in the timed process."""
@@ -139,10 +138,6 @@ class GpuClock:
                 self._never_done(n)
             time.sleep(_POLL_S)
         return self.start.elapsed_time(self.end)
-
-    def read_words(self) -> tuple:
-        """The gate and done words as they are now."""
-        return self.words.read()
 
     def close_words(self) -> None:
         self.stream.synchronize()
