@@ -1,5 +1,7 @@
 #include "engine/run_environment.h"
 
+#include <filesystem>
+
 namespace keval {
 
 nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& settings,
@@ -14,7 +16,10 @@ nlohmann::json run_environment(const nlohmann::json& probe, const RunSettings& s
       {"torch_cuda", probe.value("torch_cuda", nlohmann::json(nullptr))},
       {"triton", probe.value("triton", nlohmann::json(nullptr))},
       {"python", probe.value("python", nlohmann::json(nullptr))},
-      {"python_executable", config.python},
+      // Its file name only ("python3.11"): the version is `python` and the packages that matter
+      // are `torch` and `triton`; the folder would only say where this machine keeps its venv,
+      // and reasons name the interpreter the same way (engine/run_paths.h).
+      {"python_executable", std::filesystem::path(config.python).filename().string()},
       {"keval_version", KEVAL_VERSION},
       {"device_mode", device == "cuda" ? "cuda" : "cpu_interpreter"},
       {"timing_note", device == "cuda" ? "CUDA events, cold L2, launch cover"

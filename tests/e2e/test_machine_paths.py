@@ -5,6 +5,7 @@ import os
 import re
 import sqlite3
 import stat
+import sys
 
 from conftest import REPO, read_results, run_keval
 
@@ -53,17 +54,19 @@ def test_what_a_run_stores_holds_no_folder_of_the_machine(tmp_path):
     run_keval("run", "--suite", "suites/keval", "--tasks", "relu", "--submissions", os.path.relpath(subs, REPO),
               "--out", out, "--device", "cpu", "--no-timing", "--quiet")
     summary = json.loads((out / "summary.json").read_text())
-    summary["environment"].pop("python_executable")  # the Python keval was given, as it was given
     with sqlite3.connect(out / "keval.db") as db:
         recorded, = db.execute("SELECT environment_json FROM runs").fetchone()
     stored = {"results.jsonl": (out / "results.jsonl").read_text(), "summary.json": json.dumps(summary),
-              "the run record's sandbox": json.dumps(json.loads(recorded)["sandbox"])}
+              "the run record's environment": recorded}
+    python = os.environ.get("KEVAL_PYTHON") or sys.executable
     machine_folders = re.compile("|".join([re.escape(str(out)), re.escape(os.path.realpath(out)),
                                            re.escape(os.path.expanduser("~")) + "(?![\\w.-])",
+                                           re.escape(os.path.dirname(python)) + "/",
                                            r"/var/tmp/keval-work/\d"]))
     for name, text in stored.items():
         assert not machine_folders.search(text), (name, machine_folders.search(text).group(0), text)
     assert "failed in work/" in " ".join(read_results(out)[0]["reasons"])
+    assert summary["environment"]["python_executable"] == os.path.basename(python), summary["environment"]
     closed_to_others = any(not folder.stat().st_mode & stat.S_IXOTH for folder in out.parents)
     if summary["environment"]["sandbox"]["uid"] and closed_to_others:  # the jobs ran elsewhere: said
         assert any("/var/tmp/keval-work" in w for w in summary["environment"]["sandbox"]["warnings"]), summary
