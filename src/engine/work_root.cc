@@ -5,6 +5,8 @@
 #include <random>
 #include <string>
 
+#include "engine/stale_scratch.h"
+
 namespace keval {
 
 namespace {
@@ -13,6 +15,7 @@ const std::filesystem::path kScratchBase = "/var/tmp/keval-work";
 
 // /var/tmp/keval-work/<pid>-<name>, created, every folder below /var/tmp open to others.
 std::filesystem::path traversable_scratch(const std::string& name) {
+  remove_stale_scratch(kScratchBase);  // what killed kevals left
   const auto folder = kScratchBase / (std::to_string(::getpid()) + "-" + name);
   std::filesystem::create_directories(folder);
   for (auto dir = folder; dir != dir.root_path(); dir = dir.parent_path()) {
