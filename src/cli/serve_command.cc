@@ -64,6 +64,9 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       ->check(CLI::Range(0.0, 60.0));
   cmd->add_option("--http-threads", http->threads, "connections served at once (default 128; at most three "
                   "quarters of them wait for a job at once, a wait over that is answered with the job's state)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--max-connections", http->max_connections, "connections held at once, served or waiting for a "
+                  "thread (default 4 x --http-threads); one more is answered 503, /v1/health and /metrics as usual")
+      ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--jobs", run->jobs, kJobsHelp)->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", run->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
   cmd->add_option("--python", run->python, "Python interpreter for the runner (or KEVAL_PYTHON)");

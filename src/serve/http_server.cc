@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "serve/connection_limit.h"
 #include "serve/connection_reaper.h"
 #include "serve/route_label.h"
 
@@ -20,6 +21,49 @@ namespace {
 constexpr int kKeepAliveSeconds = 5;
 constexpr int kReadTimeoutSeconds = 10;
 constexpr int kHeaderDeadlineSeconds = 10;
+// Connections over the limit are answered by threads of their own, so a refusal never waits
+// behind the connections held; those beyond what they can take are closed at once.
+constexpr size_t kRefusingThreads = 2;
+constexpr size_t kRefusalsQueued = 64;
+
+// Set on the threads that answer connections over the limit.
+thread_local bool over_the_connection_limit = false;
+
+// httplib's task queue, one task per connection (it reads and answers the connection's
+// requests, then closes it): within `limit` a task goes to the pool of HTTP threads and counts
+// until it ends; over it, to the refusing threads.
+class LimitedConnections final : public httplib::TaskQueue {
+ public:
+  LimitedConnections(ConnectionLimit& limit, size_t threads)
+      : limit_(limit), served_(threads), refused_(kRefusingThreads, 0, kRefusalsQueued) {}
+
+  bool enqueue(std::function<void()> connection) override {
+    if (!limit_.admit()) {
+      return refused_.enqueue([connection = std::move(connection)] {
+        over_the_connection_limit = true;
+        connection();
+      });
+    }
+    if (served_.enqueue([this, connection = std::move(connection)] {
+          connection();
+          limit_.release();
+        })) {
+      return true;
+    }
+    limit_.release();  // shutting down: httplib closes it
+    return false;
+  }
+
+  void shutdown() override {
+    served_.shutdown();
+    refused_.shutdown();
+  }
+
+ private:
+  ConnectionLimit& limit_;
+  httplib::ThreadPool served_;
+  httplib::ThreadPool refused_;
+};
 
 void send(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
@@ -68,8 +112,9 @@ void serve_http(Service& service, const HttpOptions& options) {
     server = std::make_unique<httplib::Server>();
   }
   httplib::Server& http = *server;
-  const int threads = options.threads;
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  const auto threads = static_cast<size_t>(options.threads);
+  ConnectionLimit connections(options.max_connections ? options.max_connections : 4 * threads);
+  http.new_task_queue = [&connections, threads] { return new LimitedConnections(connections, threads); };
   http.set_payload_max_length(options.max_body);
   // A connection holds its thread while it waits: 5 s for a request after connecting or after
   // an answer, 10 s for each read; the reaper bounds the whole header (docs/scale.md).
@@ -78,8 +123,17 @@ void serve_http(Service& service, const HttpOptions& options) {
   ConnectionReaper reaper(options.port, std::chrono::seconds(kHeaderDeadlineSeconds));
 
   // The token is checked before any body is read or asked for (100 Continue comes after it).
+  // A connection over the limit gets health and metrics (quick, and what tells an operator of
+  // the limit), any other request 503.
   auto refused = [&](const httplib::Request& req, httplib::Response& res) {
     const bool open = req.path == "/v1/health" || req.path == "/metrics";
+    if (over_the_connection_limit && !open) {
+      res.set_header("Retry-After", "1");
+      send(res, 503, {{"error", "too many connections: the server holds " + std::to_string(connections.max()) +
+                                    " at once (--max-connections); try again shortly"},
+                      {"field", "connection"}});
+      return true;
+    }
     if (open || options.token.empty()) return false;
     const std::string auth = req.get_header_value("Authorization");
     if (auth == "Bearer " + options.token) return false;
@@ -130,7 +184,7 @@ void serve_http(Service& service, const HttpOptions& options) {
     send(res, a.status, a.body);
   });
   http.Get("/metrics", [&](const httplib::Request&, httplib::Response& res) {
-    res.set_content(service.metrics_text(), "text/plain; version=0.0.4");
+    res.set_content(service.metrics_text() + connections.metrics_text(), "text/plain; version=0.0.4");
   });
   // POST bodies are read raw whatever their Content-Type: curl -d sends JSON as
   // application/x-www-form-urlencoded, which httplib would parse as a form, up to 8 KB only.

@@ -16,6 +16,9 @@ struct HttpOptions {
   std::string cert_file;  // both set: HTTPS
   std::string key_file;
   int threads = 128;      // connections served at once (clients wait on POST /v1/evaluate)
+  // Connections held at once, served or waiting for a thread; one more is answered 503
+  // (/v1/health and /metrics as usual). 0: four times `threads`.
+  size_t max_connections = 0;
 };
 
 // Serves until SIGINT or SIGTERM (the batch in progress ends first; a killed server resumes

@@ -29,7 +29,7 @@ void Metrics::batch(size_t jobs, double seconds) {
   batch_seconds_ += seconds;
 }
 
-std::string Metrics::render(const std::map<std::string, size_t>& queue) const {
+std::string Metrics::render(const std::map<std::string, size_t>& queue, size_t waiting) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::ostringstream out;
   out << "# HELP keval_http_requests_total HTTP requests answered, by route and status.\n"
@@ -60,7 +60,10 @@ std::string Metrics::render(const std::map<std::string, size_t>& queue) const {
       << "# TYPE keval_batch_jobs_total counter\n"
       << "keval_batch_jobs_total " << batch_jobs_ << "\n"
       << "# TYPE keval_batch_seconds_total counter\n"
-      << "keval_batch_seconds_total " << batch_seconds_ << "\n";
+      << "keval_batch_seconds_total " << batch_seconds_ << "\n"
+      << "# HELP keval_requests_waiting Requests waiting for a job now (long polls, ?wait=).\n"
+      << "# TYPE keval_requests_waiting gauge\n"
+      << "keval_requests_waiting " << waiting << "\n";
   return out.str();
 }
 

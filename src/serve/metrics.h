@@ -14,8 +14,8 @@ class Metrics {
   // A job that reached a final state; `seconds` from acceptance to then.
   void finished(const std::string& verdict_or_state, double seconds);
   void batch(size_t jobs, double seconds);
-  // `queue`: jobs per state now (JobQueue::counts).
-  std::string render(const std::map<std::string, size_t>& queue) const;
+  // `queue`: jobs per state now (JobQueue::counts); `waiting`: requests waiting for a job now.
+  std::string render(const std::map<std::string, size_t>& queue, size_t waiting) const;
 
  private:
   mutable std::mutex mutex_;

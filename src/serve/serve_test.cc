@@ -264,6 +264,7 @@ TEST(ServiceTest, AWaitOverTheLimitIsAnsweredAtOnceWithTheJobsState) {
   // No worker runs: the first long poll waits until the service stops.
   auto first = std::async(std::launch::async, [&] { return service.job(id, 600); });
   ASSERT_TRUE(wait_until([&] { return service.waiting() == 1; }));
+  EXPECT_NE(service.metrics_text().find("\nkeval_requests_waiting 1\n"), std::string::npos);
   const auto t0 = std::chrono::steady_clock::now();
   const Answer second = service.job(id, 600);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));

@@ -159,7 +159,7 @@ Answer Service::health() {
            {"uptime_s", unix_seconds() - started_at_}, {"evaluator", lanes_.front()->describe()}, {"lanes", lanes_.size()}}};
 }
 
-std::string Service::metrics_text() { return metrics_.render(queue_.counts()); }
+std::string Service::metrics_text() { return metrics_.render(queue_.counts(), waiting_); }
 
 void Service::forget_old_jobs() {
   if (options_.forget_after_s <= 0) return;

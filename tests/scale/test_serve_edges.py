@@ -1,7 +1,9 @@
 """keval serve at its edges, with real sockets and a real server in CPU mode: metrics labels
 that a path cannot forge, long polls that cannot hold every HTTP thread, curl's form-encoded
-JSON above 8 KB, the token checked before 100 Continue, one server per --out."""
+JSON above 8 KB, the token checked before 100 Continue, one server per --out, a bound on the
+connections held at once."""
 import json
+import select
 import socket
 import subprocess
 import threading
@@ -192,3 +194,88 @@ def test_idle_and_slowloris_connections_leave_requests_answered(tmp_path):
         for s in idle + slow:
             s.close()
         server.stop()
+
+
+def read_to_the_end(s, timeout=90):
+    """What the server sent until it closed the connection."""
+    s.settimeout(timeout)
+    got = b""
+    while chunk := s.recv(4096):
+        got += chunk
+    return got
+
+
+def metric(server, name):
+    status, text = server.call("GET", "/metrics", token=False)
+    assert status == 200, text
+    values = [line.split()[1] for line in text.splitlines() if line.startswith(name + " ")]
+    assert values, f"no {name} in /metrics"
+    return float(values[0])
+
+
+def test_connections_over_the_limit_are_refused_and_those_held_go_on(tmp_path):
+    """8 HTTP threads and --max-connections 6: six long polls hold every connection, so a seventh
+    connection's POST is answered 503 at once with one line saying why (before, it queued for a
+    thread, and connections were bounded only by the open-file limit), /v1/health and /metrics
+    are still answered, the polls get their answers, and then requests are served again. Every
+    wait is on the server's state, with a deadline far from any scheduling delay."""
+    server = Server(tmp_path, "--http-threads", "8", "--max-connections", "6", "--timeout", "90")
+    server.start()
+    polls = []
+    try:
+        slow = dict(example("relu_correct"), id="sleeper", code="import time\ntime.sleep(600)\n")
+        status, queued = server.call("POST", "/v1/evaluate?wait=0", slow)
+        assert status == 202, queued
+        poll = (f"GET /v1/jobs/{queued['id']}?wait=30 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+                "Connection: close\r\n\r\n").encode()
+
+        def send_poll():
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            s.sendall(poll)
+            return s
+
+        polls = [send_poll() for _ in range(6)]
+        # A connection that ended just before (this test's own requests) may still have been
+        # counted when a poll came: that poll was refused, and is sent again.
+        deadline = time.monotonic() + 120
+        while metric(server, "keval_requests_waiting") < 6:
+            assert time.monotonic() < deadline, "the six polls never all waited"
+            for i, s in enumerate(polls):
+                if select.select([s], [], [], 0)[0]:
+                    answer = read_to_the_end(s)
+                    assert answer.startswith(b"HTTP/1.1 503"), answer
+                    s.close()
+                    polls[i] = send_poll()
+            time.sleep(0.2)
+
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            body = json.dumps(example("relu_correct")).encode()
+            s.sendall(b"POST /v1/evaluate?wait=0 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      + f"Authorization: Bearer {TOKEN}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+            refused = read_to_the_end(s, timeout=30)  # answered and closed by the server, not left waiting
+        head, _, text = refused.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503"), refused
+        assert b"Retry-After: 1" in head, head
+        assert text.count(b"\n") == 1, text  # one line
+        error = json.loads(text)
+        assert "too many connections" in error["error"] and "6" in error["error"], error
+        assert error["field"] == "connection"
+
+        status, health = server.call("GET", "/v1/health", token=False)
+        assert status == 200 and health["status"] == "ok", health
+        assert metric(server, "keval_http_connections") == 6
+        assert metric(server, "keval_http_connections_refused_total") >= 1
+
+        for s in polls:  # the connections held were not hurt: each poll is answered at its wait's end
+            answer = read_to_the_end(s)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+            assert json.loads(answer.partition(b"\r\n\r\n")[2])["state"] in ("queued", "running"), answer
+        deadline = time.monotonic() + 60
+        while (status := server.call("GET", f"/v1/jobs/{queued['id']}")[0]) == 503:
+            assert time.monotonic() < deadline, "connections stayed counted after their polls ended"
+            time.sleep(0.2)
+        assert status == 200
+    finally:
+        for s in polls:
+            s.close()
+        server.kill()  # its job sleeps until --timeout: nothing of it needs to end well
