@@ -155,10 +155,18 @@ def _failing_table(compares: list) -> str:
     return head + "".join(rows) + "</tbody></table>"
 
 
+def _origin(origin) -> str:
+    """Where a submission came from as the run was given it, an absolute path by its file name
+    only: the page may be shared, the machine's folders are nobody else's."""
+    if isinstance(origin, str) and os.path.isabs(origin):
+        return os.path.basename(origin)
+    return origin
+
+
 def _submission_section(run, run_index: int, result_index: int, r: dict) -> str:
     parts = [f'<section class="submission" id="{_anchor(run_index, result_index)}">',
              f'<h3>{e(r.get("id"))} · {e(r["task"])} · {_verdict(r["verdict"])}</h3>',
-             f'<p class="note">{e(run.label)} · {e(r.get("origin"))} · speedup {e(cells.times(r.get("speedup")))}</p>']
+             f'<p class="note">{e(run.label)} · {e(_origin(r.get("origin")))} · speedup {e(cells.times(r.get("speedup")))}</p>']
     if r.get("reasons"):
         parts.append("<ul>" + "".join(f"<li>{e(reason)}</li>" for reason in r["reasons"]) + "</ul>")
     if r.get("static_flags"):
@@ -175,7 +183,7 @@ def _submission_section(run, run_index: int, result_index: int, r: dict) -> str:
 def render_html(runs: list, title: str) -> str:
     all_scores = [run_scores(run) for run in runs]
     body = [f"<h1>{e(title)}</h1>",
-            f'<p class="note">From {e(", ".join(run.folder for run in runs))}. Verdicts and figures: '
+            f'<p class="note">From {e(", ".join(run.label for run in runs))}. Verdicts and figures: '
             "docs/judging.md. Click a column to sort.</p>"]
     if len(runs) > 1:
         body += ["<h2>Leaderboard</h2>", _leaderboard(runs, all_scores)]

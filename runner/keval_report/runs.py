@@ -98,9 +98,12 @@ def _read_store(path: str, run: Run) -> None:
 
 
 def _labels(folders: list) -> list:
-    """Each folder's name, or its path where two names are the same."""
-    names = [os.path.basename(os.path.normpath(f)) or f for f in folders]
-    return [f if names.count(n) > 1 else n for f, n in zip(folders, names)]
+    """Each folder's name, or where two names are the same its path below the folders' common
+    parent: never a path of this machine, as the page may be shared."""
+    paths = [os.path.abspath(f) for f in folders]
+    names = [os.path.basename(p) or p for p in paths]
+    parent = os.path.commonpath(paths) if len(paths) > 1 else ""
+    return [os.path.relpath(p, parent) if names.count(n) > 1 else n for p, n in zip(paths, names)]
 
 
 def read_runs(folders: list) -> list:

@@ -137,6 +137,19 @@ def test_screenshot_is_not_blank(report):
     assert white < 0.97 * image.size[0] * image.size[1]
 
 
+def test_the_page_names_no_folder_of_the_machine(report):
+    """Folders given as absolute paths: the page and its Markdown name each run by its folder's
+    name, two of one name by their paths below the folders' common parent."""
+    root, out, page = report
+    twin = root / "elsewhere" / "demo"
+    shutil.copytree(out, twin, dirs_exist_ok=True)
+    run_keval("report", out, twin, "--out", root / "twins.html")
+    for written, labels in ((page, ["From demo."]), (root / "twins.html", ["From demo, elsewhere/demo."])):
+        for text in (written.read_text(), written.with_suffix(".md").read_text()):
+            assert str(root) not in text and str(REPO) not in text, written
+        assert all(label in written.read_text() for label in labels), labels
+
+
 def test_markdown_report_has_the_summary_and_every_submission(report):
     _, _, page = report
     text = page.with_suffix(".md").read_text()
