@@ -17,12 +17,40 @@ matplotlib.rcParams.update({"svg.fonttype": "none", "font.size": 9, "svg.hashsal
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
-VERDICT_COLOURS = {"pass": "#2e7d32", "mismatch": "#e65100", "nan_mismatch": "#f57c00", "wrong_shape": "#8e24aa",
-                   "wrong_dtype": "#ab47bc", "runtime_error": "#c62828", "compile_error": "#d32f2f",
-                   "crash": "#6d4c41", "timeout": "#795548", "missing_entry": "#5c6bc0",
-                   "bad_submission": "#757575", "no_kernel": "#0277bd", "library_fallback": "#0288d1",
-                   "tampering": "#000000", "input_mutated": "#ad1457", "out_of_bounds": "#880e4f",
-                   "nondeterministic": "#00838f"}
+# One colour per verdict from colour-blind-safe sets (Okabe-Ito, Paul Tol's muted), the classes
+# read side by side (compile_error and runtime_error, mismatch and nan_mismatch, wrong_shape and
+# wrong_dtype) far apart with deuteranopia and protanopia too (tests/e2e/test_report_plots.py).
+VERDICT_COLOURS = {"pass": "#009E73", "mismatch": "#D55E00", "nan_mismatch": "#F0E442",
+                   "compile_error": "#0072B2", "runtime_error": "#E69F00", "wrong_shape": "#CC79A7",
+                   "wrong_dtype": "#999933", "no_kernel": "#332288", "library_fallback": "#88CCEE",
+                   "missing_entry": "#56B4E9", "input_mutated": "#882255", "out_of_bounds": "#AA4499",
+                   "crash": "#000000", "timeout": "#777777", "bad_submission": "#DDCC77",
+                   "tampering": "#661100", "nondeterministic": "#44AA99"}
+# Tasks in the scatter plots: Okabe-Ito's eight colours, then the same with another marker, so
+# no two tasks share both (tab20's pairs of one hue read as one task).
+TASK_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+TASK_MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
+
+
+def task_style(i: int) -> dict:
+    """The colour and marker of the i-th task of a scatter plot."""
+    return {"color": TASK_COLOURS[i % len(TASK_COLOURS)],
+            "marker": TASK_MARKERS[(i // len(TASK_COLOURS)) % len(TASK_MARKERS)]}
+
+
+def clock(runs: list) -> str:
+    """What the times were measured on and with, as the runs' summaries say: "CPU, Triton
+    interpreter wall clock" or "NVIDIA H100, CUDA events"; runs that differ are each named."""
+    said = []
+    for run in runs:
+        environment = run.summary.get("environment") or {}
+        if environment.get("device_mode") == "cuda":
+            where = f"{environment.get('gpu') or 'GPU'}, CUDA events"
+        else:
+            where = "CPU, Triton interpreter wall clock"
+        if where not in said:
+            said.append(where)
+    return " / ".join(said)
 
 
 def _svg(fig) -> str:
@@ -42,7 +70,8 @@ def _nothing(title: str, why: str) -> str:
 
 
 def speedup_distribution(runs: list) -> str:
-    title = "Speedup of passing submissions over the baseline"
+    baselines = sorted({run.summary.get("speedup_baseline") or "baseline" for run in runs})
+    title = f"Speedup of passing submissions over {' / '.join(baselines)} ({clock(runs)})"
     series = [(run.label, [r["speedup"] for r in run.results if r.get("verdict") == "pass" and r.get("speedup")])
               for run in runs]
     series = [(label, values) for label, values in series if values]
@@ -74,7 +103,7 @@ def _ceilings(run):
 
 
 def roofline(runs: list) -> str:
-    title = "Achieved throughput against the GPU's ceilings (roofline)"
+    title = f"Achieved throughput against the GPU's ceilings (roofline; {clock(runs)})"
     points = []
     for run in runs:
         for r in run.results:
@@ -87,11 +116,10 @@ def roofline(runs: list) -> str:
                                "(CPU runs time the interpreter's wall clock).")
     fig, ax = plt.subplots(figsize=(6.5, 3.5))
     tasks = sorted({task for _, task, _, _ in points})
-    cmap = plt.get_cmap("tab20")
     for i, task in enumerate(tasks):
         xs = [x for _, t, x, _ in points if t == task]
         ys = [y for _, t, _, y in points if t == task]
-        ax.scatter(xs, ys, s=14, color=cmap(i % 20), label=task)
+        ax.scatter(xs, ys, s=14, label=task, **task_style(i))
     bandwidth, peak = _ceilings(runs[0])
     if bandwidth and peak:
         xs = [10 ** (i / 10) for i in range(-30, 51)]
@@ -135,7 +163,7 @@ def verdicts_per_category(runs: list) -> str:
 
 
 def latency_by_size(runs: list) -> str:
-    title = "Latency against problem size"
+    title = f"Latency against problem size ({clock(runs)})"
     points = []
     for run in runs:
         for r in run.results:
@@ -147,10 +175,9 @@ def latency_by_size(runs: list) -> str:
         return _nothing(title, "No timed case in these runs (--no-timing, or nothing passed).")
     fig, ax = plt.subplots(figsize=(6.5, 3.5))
     tasks = sorted({t for t, _, _ in points})
-    cmap = plt.get_cmap("tab20")
     for i, task in enumerate(tasks):
         ax.scatter([s for t, s, _ in points if t == task], [ms for t, _, ms in points if t == task],
-                   s=14, color=cmap(i % 20), label=task)
+                   s=14, label=task, **task_style(i))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("problem size (product of the case's shape symbols)")
