@@ -184,7 +184,7 @@ def render_html(runs: list, title: str) -> str:
     all_scores = [run_scores(run) for run in runs]
     body = [f"<h1>{e(title)}</h1>",
             f'<p class="note">From {e(", ".join(run.label for run in runs))}. Verdicts and figures: '
-            "docs/judging.md. Click a column to sort.</p>"]
+            "docs/judging.md. Click a column to sort; type in the box above the submissions to filter them.</p>"]
     if len(runs) > 1:
         body += ["<h2>Leaderboard</h2>", _leaderboard(runs, all_scores)]
     body.append("<h2>Summary</h2>")
@@ -194,6 +194,9 @@ def render_html(runs: list, title: str) -> str:
     body += [f'<figure class="plot" id="{anchor}" aria-label="{e(name)}">{svg}</figure>'
              for anchor, name, svg in all_figures(runs)]
     body.append("</div><h2>Submissions</h2>")
+    body.append('<p class="filter"><input type="search" id="filter" placeholder="filter: id, task, verdict, reason" '
+                'aria-label="Show only the submissions whose row holds this text"> '
+                '<span class="note" id="filter-count"></span></p>')
     body.append(_submissions_table(runs))
     for i, run in enumerate(runs):
         body += [_submission_section(run, i, j, r) for j, r in enumerate(run.results)]

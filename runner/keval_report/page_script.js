@@ -1,6 +1,8 @@
 // keval report: sortable tables. A click on a header sorts by that column (again: the other
-// way); ?sort=COLUMN&order=asc|desc sorts on load (tests drive the page this way). Errors are
-// collected on <body data-errors> so a headless browser can tell that the script ran cleanly.
+// way); ?sort=COLUMN&order=asc|desc sorts on load (tests drive the page this way). The filter
+// box shows only the submissions whose row holds its text (any case; ?filter=TEXT on load).
+// Errors are collected on <body data-errors> so a headless browser can tell that the script ran
+// cleanly.
 (function () {
   "use strict";
   var errors = [];
@@ -54,6 +56,26 @@
         if (cell.getAttribute("data-key") === column) sortTable(table, index, params.get("order") === "desc");
       });
     });
+  }
+
+  var filter = document.getElementById("filter");
+  var submissions = document.getElementById("submissions");
+  function applyFilter() {
+    var text = filter.value.trim().toLowerCase();
+    var rows = submissions.tBodies[0].rows, shown = 0;
+    Array.prototype.forEach.call(rows, function (row) {
+      row.hidden = text !== "" && row.textContent.toLowerCase().indexOf(text) < 0;
+      if (!row.hidden) shown += 1;
+    });
+    document.getElementById("filter-count").textContent =
+      text === "" ? "" : shown + " of " + rows.length + " shown";
+  }
+  if (filter && submissions) {
+    filter.addEventListener("input", applyFilter);
+    if (params.get("filter")) {
+      filter.value = params.get("filter");
+      applyFilter();
+    }
   }
   document.body.setAttribute("data-ready", "1");
 })();

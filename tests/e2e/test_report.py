@@ -105,6 +105,19 @@ def test_page_runs_its_script_without_console_errors_in_chromium(report):
     assert len(rows.values) == len(DEMO_IDS)
 
 
+def test_the_filter_box_shows_only_the_rows_that_hold_its_text(report):
+    _, _, page = report
+    dom = browse(page, "--dump-dom", query="?filter=MISMATCH").stdout  # any case
+    table = dom.split('id="submissions"', 1)[1].split("</table>", 1)[0]
+    rows = table.split("<tbody>", 1)[1].split("<tr")[1:]
+    shown = [row for row in rows if "hidden" not in row.split(">", 1)[0]]
+    assert len(rows) == len(DEMO_IDS)
+    assert len(shown) == 1 and "relu_leaky" in shown[0], shown
+    assert f"1 of {len(DEMO_IDS)} shown" in dom
+    unfiltered = browse(page, "--dump-dom").stdout.split('id="submissions"', 1)[1].split("</table>", 1)[0]
+    assert "hidden" not in unfiltered
+
+
 def test_a_console_error_would_fail_the_browser_check(tmp_path):
     broken = tmp_path / "broken.html"
     broken.write_text("<html><body><script>undefined_function();</script></body></html>")
