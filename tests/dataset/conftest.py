@@ -13,6 +13,12 @@ KEVAL = os.environ.get("KEVAL", str(REPO / "build" / "keval"))
 sys.path.insert(0, str(REPO / "runner"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def feature_cache(tmp_path_factory):
+    """The predictor's launch and compilation cache (feature_table.py) in a folder of the test's own."""
+    os.environ["KEVAL_FEATURE_CACHE"] = str(tmp_path_factory.mktemp("feature-cache"))
+
+
 def run_keval(*args, check=True, timeout=900):
     env = dict(os.environ)
     env.pop("TRITON_INTERPRET", None)

@@ -1,0 +1,99 @@
+"""The predictor's feature matrix: the text features (features.py, golden_distance.py), the dry
+launches' (launch_features.py), the compiled kernels' (compiled_features.py), and each row's
+features less its problem's median.
+
+The last are what a within-problem ranking needs: the programs of one problem share its size,
+dtype and task, so what orders them is how each differs from the others. They use only the
+features of the problem's rows (the programs one is asked to rank), never their labels.
+"""
+
+import math
+import os
+
+from . import compile_table
+from .compiled_features import compiled_features, names as compiled_names
+from .features import matrix
+from .golden_distance import golden_codes
+from .launch_features import launch_features, main_launch, names as launch_names
+from .launch_table import key, table
+from .makora_form import candidate_code
+
+CENTRED_PREFIXES = ("launch_", "compiled_", "vs_golden_", "golden_", "knob_", "warps_", "stages_", "block_", "num_",
+                    "elems_per_thread_log2", "programs_log2", "waves_log2", "threads_log2", "tail_fraction",
+                    "bytes_per_program_log2", "bytes_per_thread_log2")
+
+
+def golden_rows(rows: list) -> dict:
+    """row index -> a row holding the task's golden on the row's case and dtype (None if unknown)."""
+    codes = golden_codes(rows)
+    out = {}
+    for i, row in enumerate(rows):
+        code = codes.get(row.get("task"))
+        out[i] = None if not code else {"x": code, "suite": row.get("suite"), "task": row.get("task"),
+                                        "case": row.get("case"), "dtype": row.get("dtype")}
+    return out
+
+
+def _median(values: list) -> float:
+    values = sorted(v for v in values if not math.isnan(v))
+    if not values:
+        return float("nan")
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def centred(X, names: list, problems: list):
+    """Columns CENTRED_PREFIXES, each less its problem's median, named `in_problem_<name>`."""
+    import numpy as np
+
+    chosen = [j for j, name in enumerate(names) if name.startswith(CENTRED_PREFIXES)]
+    members = {}
+    for i, problem in enumerate(problems):
+        members.setdefault(problem, []).append(i)
+    out = np.full((len(problems), len(chosen)), np.nan)
+    for rows in members.values():
+        for c, j in enumerate(chosen):
+            median = _median([X[i, j] for i in rows])
+            for i in rows:
+                out[i, c] = X[i, j] - median
+    return out, [f"in_problem_{names[j]}" for j in chosen]
+
+
+def cache_dir() -> str:
+    """Where the launches and compilations are kept: $KEVAL_FEATURE_CACHE, else ~/.cache/keval/features."""
+    return os.environ.get("KEVAL_FEATURE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "keval", "features")
+
+
+def feature_matrix(rows: list, problems: list, cache=None, launches: bool = True, compiled: bool = True,
+                   within: bool = True):
+    """(X, names) for `rows`; `problems` groups them for the centred columns. `cache`: a folder
+    (cache_dir() when None) for the launches and compilations, which take minutes to find."""
+    import numpy as np
+
+    X, names = matrix(rows)
+    if launches:
+        folder = cache or cache_dir()
+        os.makedirs(folder, exist_ok=True)
+        goldens = golden_rows(rows)
+        everything = rows + [g for g in goldens.values() if g]
+        found = table(everything, os.path.join(folder, "launches.jsonl"))
+        built = {}
+        if compiled:
+            programs = [(candidate_code(r.get("x") or ""), [main_launch(found[key(r)]["launches"])])
+                        for r in everything if found[key(r)]["launches"]]
+            built = compile_table.table(programs, os.path.join(folder, "compiled.jsonl"))
+        extra = []
+        for i, row in enumerate(rows):
+            mine = found[key(row)]["launches"]
+            golden = (found[key(goldens[i])]["launches"] if goldens[i] else None) or None
+            features = launch_features(mine, golden)
+            if compiled:
+                features.update(compiled_features(mine, golden, built))
+            extra.append(features)
+        extra_names = launch_names() + (compiled_names() if compiled else [])
+        X = np.hstack([X, np.array([[f[n] for n in extra_names] for f in extra], dtype=float).reshape(len(rows), -1)])
+        names = names + extra_names
+    if within:
+        C, centred_names = centred(X, names, problems)
+        X, names = np.hstack([X, C]), names + centred_names
+    return X, names
