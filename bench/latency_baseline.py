@@ -7,7 +7,11 @@ EXPORT is a `keval dataset export` folder; EXPORT2 an export of a second timing 
 same programs. Trains on EXPORT's train split and prints, for the held-out group's problems, the
 mean within-problem Spearman, the share of problems whose predicted-fastest program is within 5%
 of the fastest, and MAPE, each with a 95% bootstrap interval over problems, for: keval's
-predictor, the golden-distance rule, ridge regression, the train median, and the noise ceiling.
+predictor (lambdarank), LightGBM regression and ridge on the same features, the golden-distance
+rule, the train median, and the noise ceiling. The features include each program's launches and
+compiled kernels, found without a GPU and cached ($KEVAL_FEATURE_CACHE, else
+~/.cache/keval/features): the first run on a dataset compiles every distinct kernel once
+(about an hour for keval-latency-h200-v1 on two busy cores), later runs take minutes.
 With --folds K it also holds out train's own tasks K ways and prints each method's mean over the
 folds (one `full` group is few tasks; the folds are more).
 """

@@ -2,11 +2,13 @@
 over problems (bench/latency_baseline.py prints it; docs/dataset.md, "Baseline predictor").
 
 Methods, all trained on the export's train split and judged on one held-out group's timed rows:
-`keval` (predictor.py), `golden_distance` (the rule: the nearer a variant's tuning constants to
-the golden's, the faster; no training, no level, so no MAPE), `ridge` (standardised ridge
-regression of log latency on the same features), `train_median` (every row the train split's
-median: no order, so its best pick is the first row) and, given a second timing, the
-`noise_ceiling` (the second run's times as the prediction of the first's, on the same problems).
+`keval` (predictor.py: lambdarank's order), `regression` (LightGBM on log latency less the
+problem's mean) and `ridge` (ridge regression of the same target), all three on the same
+features and with the same level (keval's regressor: their MAPE differs by the spread alone);
+`golden_distance` (the rule: the nearer a variant's tuning constants to the golden's, the faster;
+no training, no level, so no MAPE), `train_median` (every row the train split's median: no order,
+so its best pick is the first row) and, given a second timing, the `noise_ceiling` (the second
+run's times as the prediction of the first's, on the same problems).
 """
 
 import math
@@ -14,9 +16,9 @@ import os
 import random
 import tempfile
 
-from . import golden_distance, predictor
+from . import cv_folds, golden_distance, predictor, ranking_models
 from .errors import DatasetError
-from .features import matrix
+from .feature_table import feature_matrix
 from .tables import read_rows, split_path
 
 BOOTSTRAP = 2000
@@ -79,14 +81,15 @@ def compare(data: str, retime=None, group: str = "full", seed: int = 0) -> dict:
         trained = predictor.train(data, model_path, seed)
         model = predictor.load(model_path)
     methods = {"keval": [math.exp(v) for v in predictor.predict_log(model, test, problems)]}
+    train_problems = predictor.problems_of(train)
+    X_train = feature_matrix(train, train_problems)[0]
+    X_test = feature_matrix(test, problems)[0]
+    level = predictor.group_means(list(model["regressor"].predict(X_test)), problems)
+    log_train = [math.log(r["y"]) for r in train]
+    for name in ("regression", "ridge"):
+        scores = ranking_models.Ranker(name, seed).fit(X_train, log_train, train_problems).score(X_test)
+        methods[name] = [math.exp(min(a + b, 30.0)) for a, b in zip(level, scores)]
     methods["golden_distance"] = [1.0 + d * 1e-6 for d in golden_distance.rule_scores(test)]  # order only
-    from sklearn.linear_model import Ridge
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    X_train, _ = matrix(train)
-    ridge = make_pipeline(StandardScaler(), Ridge(alpha=1.0)).fit(X_train, [math.log(r["y"]) for r in train])
-    methods["ridge"] = [math.exp(min(v, 30.0)) for v in ridge.predict(matrix(test)[0])]
     median = sorted(r["y"] for r in train)[len(train) // 2]
     methods["train_median"] = [median] * len(test)
     result = {"group": group, "train_rows": trained["train_rows"], "timed_train_rows": len(train),
@@ -109,22 +112,21 @@ def compare(data: str, retime=None, group: str = "full", seed: int = 0) -> dict:
 
 
 def cross_validate(data: str, folds: int = 5, seed: int = 0) -> dict:
-    """The same comparison on train's own tasks, `folds` ways: each fold's tasks (by sha256 of the
-    task) are held out in full and the rest trained on; per method, the fold means and their mean.
-    More held-out tasks than one `full` group, so a steadier view of which method generalises."""
-    import hashlib
-
+    """The same comparison on train's own tasks, `folds` ways: each fold's clusters of tasks
+    (cv_folds.py) are held out in full and the rest trained on; per method, the fold means and
+    their mean. More held-out tasks than one `full` group, so a steadier view of which method
+    generalises."""
     from .tables import write_rows
 
     rows = read_rows(split_path(data, "train"))
-    fold_of = lambda task: int(hashlib.sha256(str(task).encode()).hexdigest(), 16) % folds  # noqa: E731
+    fold = cv_folds.fold_of([r.get("task") or r.get("keval_problem") for r in rows], folds, cv_folds.clusters_of(data))
     per_fold = {}
     with tempfile.TemporaryDirectory() as folder:
         for k in range(folds):
             out = os.path.join(folder, f"fold{k}")
             os.makedirs(out)
-            held = [dict(r, problem_id=r["keval_problem"], holdout_group="full") for r in rows if fold_of(r["task"]) == k]
-            write_rows([r for r in rows if fold_of(r["task"]) != k], os.path.join(out, "train.parquet"), "parquet")
+            held = [dict(r, problem_id=r["keval_problem"], holdout_group="full") for r, f in zip(rows, fold) if f == k]
+            write_rows([r for r, f in zip(rows, fold) if f != k], os.path.join(out, "train.parquet"), "parquet")
             write_rows(held, os.path.join(out, "test.parquet"), "parquet")
             for name, figures in compare(out, None, "full", seed)["methods"].items():
                 per_fold.setdefault(name, []).append(

@@ -1,26 +1,30 @@
 """`keval predict train|eval`: the baseline code->latency model (docs/dataset.md, "Baseline").
 
-Gradient-boosted tree models on the static features (features.py, work_features.py,
-golden_distance.py): a regressor of log latency fitted on the rows that have one; where the rows
-name their problem (`keval_problem`), a regressor of log latency relative to its problem's mean
-and a LightGBM lambdarank model of the order within each problem (the variants of one problem
-differ in little but their tuning constants, which the absolute model learns less of than the
-problems' sizes); and a classifier of failure (y null) on all. A problem's level comes from the
-regressor, the order within it from the lambdarank model, the spread of its rows' times from
-the relative regressor (its values, sorted, are dealt out in the ranker's order).
+Features (feature_table.py): the program's text, its kernel launches found by running its host
+code on fake tensors, the kernels compiled for sm_90 without a GPU (registers, spills, shared
+memory, occupancy), each also against the task's golden and against the problem's other
+programs. Models: a regressor of log latency for a problem's level; where the rows name their
+problem (`keval_problem`), a LightGBM lambdarank model of the order within each problem and a
+regressor of log latency relative to the problem's mean for the spread of its rows' times (its
+values, sorted, are dealt out in the ranker's order); and a classifier of failure (y null).
 """
 
-import importlib.util
 import math
 import os
 import pickle
 
 from . import ranking_metrics
 from .errors import DatasetError
-from .features import matrix
+from .feature_table import feature_matrix
+from .ranking_models import Ranker
 from .tables import read_rows, split_path
 
-MODEL_VERSION = 4  # 2: in-order tuning constants; 3: a within-problem ranker; 4: lambdarank, work features
+MODEL_VERSION = 5  # 3: a within-problem ranker; 4: lambdarank, work features; 5: launches, compiled kernels
+
+
+def problems_of(rows: list, field: str = "keval_problem") -> list:
+    """Each row's problem, or the row alone (its index) where it names none."""
+    return [r.get(field) or r.get("problem_id") or f"#row{i}" for i, r in enumerate(rows)]
 
 
 def _rows(path_or_dir: str, split: str) -> tuple:
@@ -35,62 +39,41 @@ def _rows(path_or_dir: str, split: str) -> tuple:
     return path, rows
 
 
-def train(data: str, model_path: str, seed: int = 0) -> dict:
-    from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+def _boosted(kind: str, seed: int):
+    """LightGBM (a column that is NaN on every row, such as a launch feature of rows that name no
+    task, is fine for it; scikit-learn's histogram boosting fails on one)."""
+    import lightgbm
 
+    model = lightgbm.LGBMRegressor if kind == "regressor" else lightgbm.LGBMClassifier
+    return model(n_estimators=300, learning_rate=0.05, num_leaves=31, min_child_samples=10, random_state=seed,
+                 n_jobs=1, verbose=-1)
+
+
+def train(data: str, model_path: str, seed: int = 0) -> dict:
     path, rows = _rows(data, "train")
     timed = [r for r in rows if r.get("y") is not None and r["y"] > 0]
     if len(timed) < 2:
         raise DatasetError(path, f"field `y`: {len(timed)} timed rows, need at least 2 to train")
-    X, names = matrix(timed)
-    regressor = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
+    problems = problems_of(timed)
+    X, names = feature_matrix(timed, problems)
+    regressor = _boosted("regressor", seed)
     log_y = [math.log(r["y"]) for r in timed]
     regressor.fit(X, log_y)
-    ranker = order = None
+    order = spread = None
     if all(r.get("keval_problem") for r in timed):
-        ranker = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, random_state=seed)
-        ranker.fit(X, relative_to_group(log_y, [r["keval_problem"] for r in timed]))
-        if importlib.util.find_spec("lightgbm"):  # else (an offline machine) the relative regressor orders
-            order = fit_lambdarank(X, log_y, [r["keval_problem"] for r in timed], seed)
+        order = Ranker("lambdarank", seed).fit(X, log_y, problems)
+        spread = Ranker("regression", seed).fit(X, log_y, problems)
     failed = [r.get("y") is None for r in rows]
     classifier = None
     if len(set(failed)) == 2:
-        classifier = HistGradientBoostingClassifier(max_iter=200, learning_rate=0.05, random_state=seed)
-        classifier.fit(matrix(rows)[0], failed)
+        classifier = _boosted("classifier", seed)
+        classifier.fit(feature_matrix(rows, problems_of(rows))[0], failed)
     with open(model_path, "wb") as f:
         pickle.dump({"version": MODEL_VERSION, "features": names, "regressor": regressor,
-                     "ranker": ranker, "order": order, "classifier": classifier}, f)
+                     "order": order, "spread": spread, "classifier": classifier}, f)
     return {"model": model_path, "train_rows": len(rows), "timed_rows": len(timed),
-            "failed_rows": sum(failed), "features": len(names), "ranker": ranker is not None,
+            "failed_rows": sum(failed), "features": len(names), "ranker": order is not None,
             "lambdarank": order is not None}
-
-
-GRADES = 10  # lambdarank's relevance: a row's place in its problem, in tenths (fastest: 9)
-
-
-def fit_lambdarank(X, log_y: list, problems: list, seed: int):
-    """LightGBM lambdarank over problems as queries; its parameters were chosen by 5-fold
-    cross-validation over train's tasks (docs/dataset.md, "Baseline predictor")."""
-    import lightgbm
-    import numpy as np
-
-    index = sorted(range(len(problems)), key=lambda i: problems[i])
-    grades, sizes, start = [0] * len(index), [], 0
-    while start < len(index):
-        end = start
-        while end < len(index) and problems[index[end]] == problems[index[start]]:
-            end += 1
-        members = sorted(index[start:end], key=lambda i: -log_y[i])  # slowest first: grade 0
-        for place, i in enumerate(members):
-            grades[i] = int(GRADES * place / len(members))
-        sizes.append(end - start)
-        start = end
-    model = lightgbm.LGBMRanker(objective="lambdarank", n_estimators=300, learning_rate=0.03, num_leaves=15,
-                                min_child_samples=20, label_gain=list(range(GRADES + 1)),
-                                lambdarank_truncation_level=40, colsample_bytree=0.8, subsample=0.8,
-                                subsample_freq=1, random_state=seed, verbose=-1)
-    model.fit(np.asarray(X)[index], [grades[i] for i in index], group=sizes)
-    return model
 
 
 def dealt_in_order(values: list, order_scores: list, groups: list) -> list:
@@ -115,21 +98,14 @@ def group_means(values: list, groups: list) -> list:
     return [sums[group] / counts[group] for group in groups]
 
 
-def relative_to_group(values: list, groups: list) -> list:
-    """Each value less the mean of its group's."""
-    return [value - mean for value, mean in zip(values, group_means(values, groups))]
-
-
 def predict_log(model: dict, rows: list, problems: list) -> list:
     """Log latency per row: the regressor's, or with a ranker, the regressor's mean over the row's
-    problem plus the ranker's place of the row within it."""
-    X = matrix(rows)[0]
+    problem plus the spread regressor's values dealt out in the ranker's order."""
+    X = feature_matrix(rows, problems)[0]
     absolute = list(model["regressor"].predict(X))
-    if model.get("ranker") is None:
+    if model.get("order") is None:
         return absolute
-    relative = list(model["ranker"].predict(X))
-    if model.get("order") is not None:
-        relative = dealt_in_order(relative, list(-model["order"].predict(X)), problems)
+    relative = dealt_in_order(model["spread"].score(X), model["order"].score(X), problems)
     return [level + rank for level, rank in zip(group_means(absolute, problems), relative)]
 
 
@@ -163,7 +139,7 @@ def evaluate(data: str, model_path: str, group: str = "full") -> dict:
         result["best_within_5pct"], result["best_problems"] = best["share"], best["problems"]
         result["mape"] = ranking_metrics.mape(truth, predicted)
     if model["classifier"] is not None:
-        scores = model["classifier"].predict_proba(matrix(held)[0])[:, 1]
+        scores = model["classifier"].predict_proba(feature_matrix(held, problems_of(held, "problem_id"))[0])[:, 1]
         result["fail_auroc"] = ranking_metrics.auroc([r.get("y") is None for r in held], scores)
     else:
         result["fail_auroc"] = None

@@ -13,7 +13,7 @@ def test_every_method_is_reported_with_an_interval_that_holds_its_mean(tmp_path)
     write_export(tmp_path / "b", seed=2, noise=0.01)
     result = compare(str(tmp_path / "a"), str(tmp_path / "b"))
     methods = result["methods"]
-    assert set(methods) == {"keval", "golden_distance", "ridge", "train_median", "noise_ceiling"}
+    assert set(methods) == {"keval", "regression", "ridge", "golden_distance", "train_median", "noise_ceiling"}
     assert result["problems"] == 4
     keval = methods["keval"]["spearman"]
     assert keval["low"] <= keval["mean"] <= keval["high"] and keval["mean"] > 0.6  # the law is learnable
@@ -36,5 +36,5 @@ def test_the_bench_prints_one_line_per_method(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    for method in ("keval", "golden_distance", "ridge", "train_median"):
+    for method in ("keval", "regression", "ridge", "golden_distance", "train_median"):
         assert any(line.startswith(method) for line in lines)
