@@ -1,18 +1,18 @@
 """keval's latency predictor beside the simple rules and the noise ceiling, in one run on one split
 (docs/dataset.md, "Baseline predictor").
 
-usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--group full] [--seed S] [--folds K]
+usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--group full] [--seed S] [--folds K] [--compiled]
 
 EXPORT is a `keval dataset export` folder; EXPORT2 an export of a second timing of (some of) the
 same programs. Trains on EXPORT's train split and prints, for the held-out group's problems, the
 mean within-problem Spearman, the share of problems whose predicted-fastest program is within 5%
 of the fastest, and MAPE, each with a 95% bootstrap interval over problems, for: keval's
 predictor (lambdarank), LightGBM regression and ridge on the same features, the golden-distance
-rule, the train median, and the noise ceiling. The features include each program's launches and
-compiled kernels, found without a GPU and cached ($KEVAL_FEATURE_CACHE, else
-~/.cache/keval/features): the first run on a dataset compiles every distinct kernel once
-(about an hour for keval-latency-h200-v1 on two busy cores), later runs take minutes.
-With --folds K it also holds out train's own tasks K ways and prints each method's mean over the
+rule, the train median, and the noise ceiling. The features include each program's launches,
+found without a GPU (its host code run on fake tensors, about a minute for keval-latency-h200-v1)
+and cached ($KEVAL_FEATURE_CACHE, else ~/.cache/keval/features); --compiled adds its main kernel
+compiled for sm_90 (about 0.6 CPU-seconds for each of 2,203 distinct kernels, once).
+With --folds K it also holds out train's clusters of tasks K ways and prints each method's mean over the
 folds (one `full` group is few tasks; the folds are more).
 """
 import argparse
@@ -37,9 +37,11 @@ def main():
     ap.add_argument("--retime")
     ap.add_argument("--group", default="full")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--compiled", action="store_true",
+                    help="add the compiled-kernel features (about 0.6 CPU-seconds a distinct kernel, once)")
     ap.add_argument("--folds", type=int, default=0)
     args = ap.parse_args()
-    result = compare(args.data, args.retime, args.group, args.seed)
+    result = compare(args.data, args.retime, args.group, args.seed, args.compiled)
     print(f"train rows {result['train_rows']} (timed {result['timed_train_rows']}); held-out `{args.group}`: "
           f"{result['problems']} problems, {result['test_rows']} timed rows"
           + (f"; noise ceiling on {result['noise_ceiling_rows']} rows timed twice" if args.retime else ""))
@@ -50,7 +52,7 @@ def main():
     print("(mean over problems [95% bootstrap interval over problems]; Spearman over problems with >= 3 "
           "timed programs; the rule and the constant predict no level or no order: n/a)")
     if args.folds:
-        folds = cross_validate(args.data, args.folds, args.seed)
+        folds = cross_validate(args.data, args.folds, args.seed, args.compiled)
         result["cross_validation"] = folds
         print(f"\n{args.folds}-fold over train's tasks (mean of the fold means)")
         print(f"{'method':<17}{'Spearman':>12}{'best within 5%':>16}{'MAPE':>10}   Spearman per fold")

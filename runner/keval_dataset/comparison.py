@@ -68,7 +68,7 @@ def _timed(rows):
     return [r for r in rows if r.get("y") is not None and r["y"] > 0]
 
 
-def compare(data: str, retime=None, group: str = "full", seed: int = 0) -> dict:
+def compare(data: str, retime=None, group: str = "full", seed: int = 0, compiled: bool = False) -> dict:
     train = _timed(read_rows(split_path(data, "train")))
     test_all = read_rows(split_path(data, "test"))
     test = _timed([r for r in test_all if r.get("holdout_group") == group])
@@ -78,12 +78,12 @@ def compare(data: str, retime=None, group: str = "full", seed: int = 0) -> dict:
     truth = [r["y"] for r in test]
     with tempfile.TemporaryDirectory() as folder:
         model_path = os.path.join(folder, "model.pkl")
-        trained = predictor.train(data, model_path, seed)
+        trained = predictor.train(data, model_path, seed, compiled)
         model = predictor.load(model_path)
     methods = {"keval": [math.exp(v) for v in predictor.predict_log(model, test, problems)]}
     train_problems = predictor.problems_of(train)
-    X_train = feature_matrix(train, train_problems)[0]
-    X_test = feature_matrix(test, problems)[0]
+    X_train = feature_matrix(train, train_problems, compiled=compiled)[0]
+    X_test = feature_matrix(test, problems, compiled=compiled)[0]
     level = predictor.group_means(list(model["regressor"].predict(X_test)), problems)
     log_train = [math.log(r["y"]) for r in train]
     for name in ("regression", "ridge"):
@@ -111,7 +111,7 @@ def compare(data: str, retime=None, group: str = "full", seed: int = 0) -> dict:
     return result
 
 
-def cross_validate(data: str, folds: int = 5, seed: int = 0) -> dict:
+def cross_validate(data: str, folds: int = 5, seed: int = 0, compiled: bool = False) -> dict:
     """The same comparison on train's own tasks, `folds` ways: each fold's clusters of tasks
     (cv_folds.py) are held out in full and the rest trained on; per method, the fold means and
     their mean. More held-out tasks than one `full` group, so a steadier view of which method
@@ -128,7 +128,7 @@ def cross_validate(data: str, folds: int = 5, seed: int = 0) -> dict:
             held = [dict(r, problem_id=r["keval_problem"], holdout_group="full") for r, f in zip(rows, fold) if f == k]
             write_rows([r for r, f in zip(rows, fold) if f != k], os.path.join(out, "train.parquet"), "parquet")
             write_rows(held, os.path.join(out, "test.parquet"), "parquet")
-            for name, figures in compare(out, None, "full", seed)["methods"].items():
+            for name, figures in compare(out, None, "full", seed, compiled)["methods"].items():
                 per_fold.setdefault(name, []).append(
                     {f: figures[f]["mean"] for f in ("spearman", "best_within_5pct", "ape")})
     result = {}

@@ -64,10 +64,12 @@ def cache_dir() -> str:
     return os.environ.get("KEVAL_FEATURE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "keval", "features")
 
 
-def feature_matrix(rows: list, problems: list, cache=None, launches: bool = True, compiled: bool = True,
+def feature_matrix(rows: list, problems: list, cache=None, launches: bool = True, compiled: bool = False,
                    within: bool = True):
     """(X, names) for `rows`; `problems` groups them for the centred columns. `cache`: a folder
-    (cache_dir() when None) for the launches and compilations, which take minutes to find."""
+    (cache_dir() when None) for the launches and compilations. The compiled features are off by
+    default: about 0.6 CPU-seconds a distinct kernel (2,203 in keval-latency-h200-v1), which a
+    shared machine did not have to spare (bench/runs/2026-12-05-predictor-2.md)."""
     import numpy as np
 
     X, names = matrix(rows)

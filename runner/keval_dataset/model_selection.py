@@ -17,7 +17,7 @@ GRID = {
     "regression": [{"num_leaves": leaves, "n_estimators": trees} for leaves in (7, 15, 31) for trees in (150, 300, 600)],
     "ridge": [{"alpha": alpha} for alpha in (1.0, 10.0, 100.0, 1000.0)],
 }
-FAMILIES = {  # feature columns by where they come from
+FAMILIES = {  # feature columns by where they come from, each family adding to those above
     "text": lambda name: not name.startswith(("launch_", "compiled_", "vs_golden_", "in_problem_")),
     "+launch": lambda name: not name.startswith(("compiled_", "vs_golden_compiled_", "in_problem_")),
     "+compiled": lambda name: not name.startswith("in_problem_"),
@@ -35,11 +35,12 @@ def fold_figures(problems: list, truth: list, scores: list) -> dict:
 class Folds:
     """The train split's timed rows, their features (once) and their folds."""
 
-    def __init__(self, data: str, folds: int = 5):
+    def __init__(self, data: str, folds: int = 5, compiled: bool = False):
         rows = [r for r in read_rows(split_path(data, "train")) if r.get("y") is not None and r["y"] > 0]
         self.rows, self.problems = rows, problems_of(rows)
         self.log_y = [math.log(r["y"]) for r in rows]
-        self.X, self.names = feature_matrix(rows, self.problems)
+        self.X, self.names = feature_matrix(rows, self.problems, compiled=compiled)
+        self.compiled = compiled
         self.fold = cv_folds.fold_of([r.get("task") or r.get("keval_problem") for r in rows], folds, cv_folds.clusters_of(data))
         self.folds = folds
 
@@ -65,10 +66,10 @@ class Folds:
         return [j for j, name in enumerate(self.names) if FAMILIES[family](name)]
 
 
-def select(data: str, folds: int = 5, seed: int = 0, grid=None) -> dict:
+def select(data: str, folds: int = 5, seed: int = 0, grid=None, compiled: bool = False) -> dict:
     """Per method, every setting's cross-validated figures and the one with the best Spearman;
     then, with the chosen lambdarank setting, each feature family added in turn."""
-    table = Folds(data, folds)
+    table = Folds(data, folds, compiled)
     result = {"rows": len(table.rows), "problems": len(set(table.problems)), "features": len(table.names),
               "methods": {}, "families": {}}
     for method, settings in (grid or GRID).items():
@@ -77,5 +78,6 @@ def select(data: str, folds: int = 5, seed: int = 0, grid=None) -> dict:
         result["methods"][method] = {"tried": tried, "chosen": best}
     chosen = result["methods"].get("lambdarank", {}).get("chosen", {}).get("parameters", {})
     for family in FAMILIES:
-        result["families"][family] = table.evaluate("lambdarank", chosen, table.columns(family), seed)
+        if family != "+compiled" or compiled:
+            result["families"][family] = table.evaluate("lambdarank", chosen, table.columns(family), seed)
     return result

@@ -1,9 +1,9 @@
 """`keval predict train|eval`: the baseline code->latency model (docs/dataset.md, "Baseline").
 
 Features (feature_table.py): the program's text, its kernel launches found by running its host
-code on fake tensors, the kernels compiled for sm_90 without a GPU (registers, spills, shared
-memory, occupancy), each also against the task's golden and against the problem's other
-programs. Models: a regressor of log latency for a problem's level; where the rows name their
+code on fake tensors (and, with `compiled`, its main kernel compiled for sm_90 without a GPU:
+registers, spills, shared memory, occupancy), each also against the task's golden and against
+the problem's other programs. Models: a regressor of log latency for a problem's level; where the rows name their
 problem (`keval_problem`), a LightGBM lambdarank model of the order within each problem and a
 regressor of log latency relative to the problem's mean for the spread of its rows' times (its
 values, sorted, are dealt out in the ranker's order); and a classifier of failure (y null).
@@ -49,13 +49,13 @@ def _boosted(kind: str, seed: int):
                  n_jobs=1, verbose=-1)
 
 
-def train(data: str, model_path: str, seed: int = 0) -> dict:
+def train(data: str, model_path: str, seed: int = 0, compiled: bool = False) -> dict:
     path, rows = _rows(data, "train")
     timed = [r for r in rows if r.get("y") is not None and r["y"] > 0]
     if len(timed) < 2:
         raise DatasetError(path, f"field `y`: {len(timed)} timed rows, need at least 2 to train")
     problems = problems_of(timed)
-    X, names = feature_matrix(timed, problems)
+    X, names = feature_matrix(timed, problems, compiled=compiled)
     regressor = _boosted("regressor", seed)
     log_y = [math.log(r["y"]) for r in timed]
     regressor.fit(X, log_y)
@@ -67,9 +67,9 @@ def train(data: str, model_path: str, seed: int = 0) -> dict:
     classifier = None
     if len(set(failed)) == 2:
         classifier = _boosted("classifier", seed)
-        classifier.fit(feature_matrix(rows, problems_of(rows))[0], failed)
+        classifier.fit(feature_matrix(rows, problems_of(rows), compiled=compiled)[0], failed)
     with open(model_path, "wb") as f:
-        pickle.dump({"version": MODEL_VERSION, "features": names, "regressor": regressor,
+        pickle.dump({"version": MODEL_VERSION, "features": names, "compiled": compiled, "regressor": regressor,
                      "order": order, "spread": spread, "classifier": classifier}, f)
     return {"model": model_path, "train_rows": len(rows), "timed_rows": len(timed),
             "failed_rows": sum(failed), "features": len(names), "ranker": order is not None,
@@ -101,7 +101,7 @@ def group_means(values: list, groups: list) -> list:
 def predict_log(model: dict, rows: list, problems: list) -> list:
     """Log latency per row: the regressor's, or with a ranker, the regressor's mean over the row's
     problem plus the spread regressor's values dealt out in the ranker's order."""
-    X = feature_matrix(rows, problems)[0]
+    X = feature_matrix(rows, problems, compiled=model.get("compiled", False))[0]
     absolute = list(model["regressor"].predict(X))
     if model.get("order") is None:
         return absolute
@@ -139,7 +139,8 @@ def evaluate(data: str, model_path: str, group: str = "full") -> dict:
         result["best_within_5pct"], result["best_problems"] = best["share"], best["problems"]
         result["mape"] = ranking_metrics.mape(truth, predicted)
     if model["classifier"] is not None:
-        scores = model["classifier"].predict_proba(feature_matrix(held, problems_of(held, "problem_id"))[0])[:, 1]
+        X = feature_matrix(held, problems_of(held, "problem_id"), compiled=model.get("compiled", False))[0]
+        scores = model["classifier"].predict_proba(X)[:, 1]
         result["fail_auroc"] = ranking_metrics.auroc([r.get("y") is None for r in held], scores)
     else:
         result["fail_auroc"] = None

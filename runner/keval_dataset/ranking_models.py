@@ -11,9 +11,9 @@ bench/predictor_cv.py; bench/runs/2026-12-05-predictor-2.md); the test split had
 """
 
 GRADES = 10
-PARAMETERS = {
-    "lambdarank": {"n_estimators": 300, "num_leaves": 15, "min_child_samples": 20, "learning_rate": 0.03},
-    "regression": {"n_estimators": 300, "num_leaves": 15, "min_child_samples": 20, "learning_rate": 0.03},
+PARAMETERS = {  # lambdarank 0.463 mean Spearman over the folds, regression 0.421, ridge 0.345
+    "lambdarank": {"n_estimators": 300, "num_leaves": 7, "min_child_samples": 20, "learning_rate": 0.03},
+    "regression": {"n_estimators": 600, "num_leaves": 15, "min_child_samples": 20, "learning_rate": 0.03},
     "ridge": {"alpha": 10.0},
 }
 
