@@ -65,3 +65,18 @@ def test_the_compiled_kernel_reports_registers_and_the_spills_of_an_oversized_ti
     wide_code = GOLDEN.replace("BLOCK = 2048", "BLOCK = 4096").replace("num_warps=8", "num_warps=1")
     wide = compile_launch(_module("m_wide", wide_code, "<wide>")._add_kernel, dry(wide_code)[0])
     assert wide["registers"] > small["registers"]  # 128 elements a thread against 8
+
+
+def test_the_feature_matrix_holds_each_rows_launch_and_its_place_in_the_problem(tmp_path):
+    from keval_dataset.feature_table import feature_matrix
+
+    blocks = (256, 1024, 4096)  # written as shifts: the text shows `1 << 8`, the launch 256
+    codes = [GOLDEN.replace("BLOCK = 2048", f"BLOCK = 1 << {b.bit_length() - 1}") for b in blocks]
+    rows = [{"x": code, "suite": "keval", "task": "vector_add", "case": CASE, "dtype": DTYPE,
+             "submission_id": f"v{i}"} for i, code in enumerate(codes)]
+    X, names = feature_matrix(rows, ["p"] * 3, cache=str(tmp_path))
+    column = {name: [row[j] for row in X] for j, name in enumerate(names)}
+    assert column["launch_tile_log2"] == [8, 10, 12]
+    assert column["in_problem_launch_tile_log2"] == [-2, 0, 2]  # less the problem's median, 10
+    assert column["vs_golden_tile_log2"] == [-3, -1, 1]  # the golden's 2048 from suites/keval
+    assert "compiled_registers" not in column  # compiled features only when asked for
