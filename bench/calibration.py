@@ -14,7 +14,7 @@ import torch
 import triton
 import triton.language as tl
 
-from keval_runner.interleaved_timing import measure
+from keval_runner.timing.interleaved_timing import measure
 
 
 @triton.jit

@@ -70,7 +70,7 @@ def guest(conn, primitive):
     stream = torch.cuda.current_stream()
     shared = conn.recv()
     if primitive.startswith("host-words"):
-        from keval_runner.clock_words import ClockWords
+        from keval_runner.device.clock_words import ClockWords
         torch.zeros(1, device="cuda")
         from multiprocessing.reduction import recv_handle
         page = ClockWords(recv_handle(conn))
@@ -112,7 +112,7 @@ def warden(primitive: str, samples: int) -> None:
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     if primitive.startswith("host-words"):
         from multiprocessing.reduction import send_handle
-        from keval_runner.clock_words import DONE, GATE, ClockWords
+        from keval_runner.device.clock_words import DONE, GATE, ClockWords
         torch.zeros(1, device="cuda")
         page = ClockWords()
         address = page.register()

@@ -46,8 +46,8 @@ def ms(fn) -> float:
 
 def keval_ms(fn, cover) -> float:
     """Median of keval's samples of fn (cold L2, events), with or without the launch cover."""
-    from keval_runner.interleaved_timing import Contender, measure_interleaved
-    from keval_runner.launch_cover import LaunchCover
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
+    from keval_runner.timing.launch_cover import LaunchCover
 
     settings = {"warmup": 3, "min_samples": 20, "max_samples": 200, "max_seconds": 1.0, "min_seconds": 0.3}
     contender = Contender("x", lambda k: fn)

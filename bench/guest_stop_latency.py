@@ -13,8 +13,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
 
-from keval_runner import guest_stop  # noqa: E402
-from keval_runner.guest_cgroup import GuestCgroup  # noqa: E402
+from keval_runner.guest import guest_stop  # noqa: E402
+from keval_runner.sandbox.guest_cgroup import GuestCgroup  # noqa: E402
 
 
 def idle_child():

@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
 
-from keval_runner import inputs  # noqa: E402
-from keval_runner.shared_inputs import DRAW_THREADS, SharedInputs  # noqa: E402
+from keval_runner.inputs import inputs  # noqa: E402
+from keval_runner.inputs.shared_inputs import DRAW_THREADS, SharedInputs  # noqa: E402
 
 import tomllib  # noqa: E402
 

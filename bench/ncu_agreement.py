@@ -83,7 +83,7 @@ def main():
     if args.single:
         return single(args.single)
     import torch
-    from keval_runner.interleaved_timing import measure
+    from keval_runner.timing.interleaved_timing import measure
     worst = 0.0
     print(f"{'task':14s} {'case':24s} {'keval ms':>10s} {'ncu ms':>10s} {'diff':>7s}")
     for task in args.tasks.split(","):

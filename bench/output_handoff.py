@@ -18,10 +18,10 @@ from common import REPO
 sys.path.insert(0, str(REPO / "runner"))
 import torch  # noqa: E402
 
-from keval_runner.guest_channel import Channel  # noqa: E402
-from keval_runner.output_files import plain_cpu_copy  # noqa: E402
-from keval_runner.sealed_outputs import open_sealed_outputs, seal_outputs  # noqa: E402
-from keval_runner.shared_args import output_payload, outputs_from_payload  # noqa: E402
+from keval_runner.guest.guest_channel import Channel  # noqa: E402
+from keval_runner.handoff.output_files import plain_cpu_copy  # noqa: E402
+from keval_runner.handoff.sealed_outputs import open_sealed_outputs, seal_outputs  # noqa: E402
+from keval_runner.handoff.shared_args import output_payload, outputs_from_payload  # noqa: E402
 
 
 def hand_over(way: str, elements: int) -> float:

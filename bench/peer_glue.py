@@ -92,7 +92,7 @@ def measure(suite: pathlib.Path, label: str, count: int, calls: int, device: str
     import torch
 
     from keval_adapters.common.module_file import load_module
-    from keval_runner.inputs import torch_dtype
+    from keval_runner.inputs.inputs import torch_dtype
 
     tasks = [t for t in sorted(p.parent for p in suite.glob("*/task.toml")) if perf_case(t)]
     rows = []

@@ -17,9 +17,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import torch  # noqa: E402
 
-from keval_runner.interleaved_timing import Contender, Sampler, measure_interleaved  # noqa: E402
-from keval_runner.l2_persistence import L2Persistence  # noqa: E402
-from keval_runner.sm_clock import SmClock  # noqa: E402
+from keval_runner.timing.interleaved_timing import Contender, Sampler, measure_interleaved  # noqa: E402
+from keval_runner.timing.l2_persistence import L2Persistence  # noqa: E402
+from keval_runner.timing.sm_clock import SmClock  # noqa: E402
 
 
 def mean_us(step, reps: int) -> float:

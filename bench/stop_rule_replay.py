@@ -7,7 +7,7 @@ baseline, so every ratio should read 1.00x. For each timed case the recorded sam
 candidate and its first baseline are replayed in their order, round by round (each side's
 sample k in round k, as the runner takes them), under each rule with the run's own bounds
 (`--min-samples` in place of the run's, so a record made with many samples replays the
-default; `--spread-share` in place of the run's, to try another): `runner` (keval_runner.timing.stop_reason, the rule keval runs), `median-error`
+default; `--spread-share` in place of the run's, to try another): `runner` (keval_runner.timing.timing.stop_reason, the rule keval runs), `median-error`
 (the median's standard error read from the order statistics around it, against the same
 bounds: a few slow outliers move it little) and `mad` (1.4826 x the median absolute
 deviation over the median, in place of the stdev over the mean). A case stops in the first
@@ -39,7 +39,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "runner"))
 
 from aa_sides import timing_messages  # noqa: E402
-from keval_runner.timing import MEDIAN_ERROR_FACTOR, spread_error, stop_reason  # noqa: E402
+from keval_runner.timing.timing import MEDIAN_ERROR_FACTOR, spread_error, stop_reason  # noqa: E402
 
 Z_95 = 1.959964
 BANDS = [("under 10 us", 0.0, 0.01), ("10-50 us", 0.01, 0.05), ("50-500 us", 0.05, 0.5), ("0.5 ms+", 0.5, math.inf)]

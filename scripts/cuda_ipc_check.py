@@ -14,10 +14,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import torch  # noqa: E402
 
-from keval_runner.device_sharing import DeviceBuffer  # noqa: E402
-from keval_runner.guest_channel import Channel  # noqa: E402
-from keval_runner.private_tmp import make_private  # noqa: E402
-from keval_runner.sandbox import CLONE_NEWNET, switch_user, unshare  # noqa: E402
+from keval_runner.device.device_sharing import DeviceBuffer  # noqa: E402
+from keval_runner.guest.guest_channel import Channel  # noqa: E402
+from keval_runner.sandbox.private_tmp import make_private  # noqa: E402
+from keval_runner.sandbox.sandbox import CLONE_NEWNET, switch_user, unshare  # noqa: E402
 
 NBYTES = 3 << 20  # not a multiple of the allocation granularity
 

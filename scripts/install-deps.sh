@@ -63,7 +63,7 @@ py=$(bash "$(dirname "$0")/python.sh")
 # `keval report`'s plots (SVG drawn by matplotlib; Pillow, which it brings, reads the test's screenshot).
 "$py" -c "import matplotlib, PIL" 2>/dev/null || "$py" -m pip install -q matplotlib ||
   echo "install-deps: matplotlib not installed: keval report will not run"
-# CPU mode's real bfloat16 (runner/keval_runner/interpreter_bfloat16.py). Without it bfloat16
+# CPU mode's real bfloat16 (runner/keval_runner/interpreter/interpreter_bfloat16.py). Without it bfloat16
 # cases still run, on the interpreter's broken bfloat16, so a machine that cannot install it
 # (the offline GPU machine, which never interprets) goes on.
 "$py" -c "import ml_dtypes" 2>/dev/null || "$py" -m pip install -q ml_dtypes ||

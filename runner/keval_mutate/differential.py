@@ -29,8 +29,8 @@ def _prepare_process():
     import torch
     torch.set_num_threads(1)  # children fork from here; a shared 2-core machine
     torch.use_deterministic_algorithms(True, warn_only=True)  # torch.empty is NaN-filled: unwritten outputs show
-    from keval_runner.interpreter_memcheck import enable_memcheck
-    from keval_runner.interpreter_support import enable_interpreter_support
+    from keval_runner.interpreter.interpreter_memcheck import enable_memcheck
+    from keval_runner.interpreter.interpreter_support import enable_interpreter_support
     enable_interpreter_support()
     problem = enable_memcheck(everywhere=True)
     return problem
@@ -78,7 +78,7 @@ def _clone(args):
 def disagreement(fn, args, refs, trial, inplace: bool) -> str:
     """'' when fn(args) agrees with refs under the trial's tolerance; else what differs."""
     import torch
-    from keval_runner.compare import as_output_list, compare_outputs, tensors_identical
+    from keval_runner.compare.compare import as_output_list, compare_outputs, tensors_identical
     mine = _clone(args)
     try:
         outs = as_output_list(fn(*mine))
@@ -149,9 +149,9 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
           call_timeout_s: float = 120.0) -> dict:
     """mutants: [(id, path)]. Writes OUT/<stem>.json per mutant; returns {id: evidence}."""
     memcheck_problem = _prepare_process()
-    from keval_runner.compare import as_output_list
-    from keval_runner.loading import find_entry, load_module
-    from keval_runner.task_files import load_task_module
+    from keval_runner.compare.compare import as_output_list
+    from keval_runner.inputs.loading import find_entry, load_module
+    from keval_runner.inputs.task_files import load_task_module
     task = read_task(task_dir)
     reference = load_task_module(task_dir)
     _, golden = find_entry(load_module(os.path.join(task_dir, "golden.py"), "keval_golden"), task["entry"])

@@ -30,8 +30,8 @@ def _interpreted_kernel(torch) -> None:
 
 
 def warm_up(torch) -> None:
-    from .compare import compare_outputs, max_abs_diff, tensors_identical
-    from .output_files import plain_cpu_copy
+    from .compare.compare import compare_outputs, max_abs_diff, tensors_identical
+    from .handoff.output_files import plain_cpu_copy
 
     try:
         import triton.compiler.code_generator  # noqa: F401  (first compile or interpretation)

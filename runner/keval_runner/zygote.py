@@ -15,9 +15,9 @@ import signal
 import sys
 import time
 
-from . import sandbox
-from .messages import MessageWriter, clip, write_all
-from .request_check import request_problem
+from .sandbox import sandbox
+from .protocol.messages import MessageWriter, clip, write_all
+from .protocol.request_check import request_problem
 
 DRAIN_SECONDS = 2.0  # after the clean-up, how long output still in the pipes is read
 
@@ -63,7 +63,10 @@ def import_toolkit():
     import resource  # noqa: F401  (the sandbox's limits)
     if os.environ.get("KEVAL_PRELOAD_COMPILE") == "1":
         _preload_compile(torch)
-    from . import candidate_job, checks, child, kernel_profile, probe, reference_job, rotation, sandbox  # noqa: F401
+    from .jobs import candidate_job, child, probe, reference_job  # noqa: F401
+    from .checks import checks, kernel_profile  # noqa: F401
+    from .timing import rotation  # noqa: F401
+    from .sandbox import sandbox  # noqa: F401
     from .warm_up import warm_up
     warm_up(torch)
     return torch, triton
@@ -105,7 +108,7 @@ class Zygote:
         self.controller_pid = parent_pid
         self.job_pid = None  # the running job's child, also its process group; None between jobs
         self.sweep_uid = None
-        from .shared_inputs import SharedInputs  # imports torch: only after import_toolkit
+        from .inputs.shared_inputs import SharedInputs  # imports torch: only after import_toolkit
 
         self.shared_inputs = SharedInputs()
 
@@ -231,7 +234,7 @@ class Zygote:
         return status
 
     def run_job(self, request: dict) -> None:
-        from .child import run_child
+        from .jobs.child import run_child
 
         job = request["job"]
         self.shared_inputs.prebuild_for(request)  # before the fork: every later job inherits them

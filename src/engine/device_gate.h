@@ -4,7 +4,7 @@
 // no new share starts until it is done (a waiting timing job goes first), so timed samples
 // never share the GPU with another process's kernels. A job holds its share through a
 // DeviceGateShare; a timing job sets up under a share and upgrades it (DeviceGateAlone).
-// The runner's side of the gate is runner/keval_runner/device_gate.py; a GPU's evaluations as
+// The runner's side of the gate is runner/keval_runner/device/device_gate.py; a GPU's evaluations as
 // a whole pass an EvaluationGate first.
 #include <condition_variable>
 #include <filesystem>

@@ -72,7 +72,7 @@ class RunnerFolder {
  public:
   RunnerFolder() : root_(std::filesystem::temp_directory_path() / ("keval-runner-hash-" + std::to_string(::getpid()))) {
     std::filesystem::remove_all(root_);
-    write("keval_runner/guest.py", "a = 1\n");
+    write("keval_runner/guest/guest.py", "a = 1\n");
     write("keval_runner/protocol/request.schema.json", "{}\n");
     write("keval_runner/notes.txt", "not code\n");
     write("keval_adapters/__main__.py", "dispatch = 1\n");
@@ -121,7 +121,7 @@ TEST(EvaluationKeyTest, RunnerCodeHashFollowsThePythonAndSchemasOfTheRunnerPacka
   folder.write("keval_runner/protocol/request.schema.json", "{\"type\": \"object\"}\n");
   const std::string schema_changed = runner_code_hash(folder.root());
   EXPECT_NE(schema_changed, first);
-  folder.write("keval_runner/guest.py", "a = 2\n");
+  folder.write("keval_runner/guest/guest.py", "a = 2\n");
   EXPECT_NE(runner_code_hash(folder.root()), schema_changed);
   EXPECT_EQ(runner_code_hash(folder.root() / "missing"), "");
 }
@@ -133,7 +133,7 @@ TEST(EvaluationKeyTest, AdapterCodeHashFollowsItsPeerAndWhatEveryPeerShares) {
   EXPECT_NE(adapter_code_hash(folder.root(), "tritonbench"), first);
   folder.write("keval_adapters/tritonbench/tasks.py", "tb = 2\n");
   folder.write("keval_adapters/registry.py", "PACKAGES = {1: 2}\n");
-  folder.write("keval_runner/guest.py", "a = 2\n");
+  folder.write("keval_runner/guest/guest.py", "a = 2\n");
   EXPECT_EQ(adapter_code_hash(folder.root(), "kernelbench"), first);
   for (const std::string shared : {"keval_adapters/common/task_toml.py", "keval_adapters/vendor/tomli_w.py",
                                    "keval_adapters/kernelbench/tasks.py"}) {
@@ -167,7 +167,7 @@ TEST(EvaluationKeyTest, EditingOneAdapterChangesOnlyThatPeersKeys) {
 TEST(EvaluationKeyTest, EditingTheRunnersCodeChangesEveryKey) {
   RunnerFolder folder;
   const std::vector<std::string> first = folder.keys();
-  folder.write("keval_runner/guest.py", "a = 2\n");
+  folder.write("keval_runner/guest/guest.py", "a = 2\n");
   const std::vector<std::string> edited = folder.keys();
   for (size_t i = 0; i < first.size(); ++i) EXPECT_NE(edited[i], first[i]) << i;
 }

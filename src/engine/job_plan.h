@@ -47,7 +47,7 @@ nlohmann::json timing_request(const Task& task, const RunSettings& settings,
                               const std::filesystem::path& code_file, const JobDirs& dirs);
 
 // A `sweep` job (keval sweep): the variants of one task's golden, index first_index onwards,
-// judged on the quick correctness cases and timed in one process (runner/keval_runner/sweep_job.py).
+// judged on the quick correctness cases and timed in one process (runner/keval_runner/jobs/sweep_job.py).
 nlohmann::json sweep_request(const Task& task, const RunSettings& settings,
                              const std::vector<std::filesystem::path>& code_files, size_t first_index,
                              const std::filesystem::path& work_dir);

@@ -25,7 +25,7 @@ struct TimingSettings {
   // A CUDA sample taken while the SM clock ran under this fraction of its default is dropped.
   double low_clock_fraction = 0.75;
   // The spin kernel before each CUDA sample's start event, so the host's launch latency stays
-  // out of the sample (runner/keval_runner/launch_cover.py); 0: none.
+  // out of the sample (runner/keval_runner/timing/launch_cover.py); 0: none.
   double launch_cover_us = 200;
   // Sampling also stops as converged once the median's standard error is at most this share of
   // the harness's own spread at the contender's median time (judge/harness_spread.h): a
@@ -35,7 +35,7 @@ struct TimingSettings {
   // the bands under 50 us move: above, the target_rel_stdev rule is the stricter. 0: off.
   double spread_share = 0.15;
   // Who clocks a CUDA sample: "guest" (its own events) or "warden" (events around a gate the
-  // warden opens: runner/keval_runner/warden_gpu_clock.py, not yet measured on a GPU;
+  // warden opens: runner/keval_runner/warden/warden_gpu_clock.py, not yet measured on a GPU;
   // docs/trust.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
   std::string cuda_clock = "guest";
   // With the warden's CUDA clock: a timed call still running this long after its gate opened

@@ -72,7 +72,7 @@ struct DeviceMessage {
   static bool is_device_type(const std::string& type);
 };
 
-// A job's peak memory (runner/keval_runner/peak_memory.py). Diagnostic: no verdict reads it.
+// A job's peak memory (runner/keval_runner/device/peak_memory.py). Diagnostic: no verdict reads it.
 struct PeakMemory {
   long long host_bytes = 0;  // the largest resident set of the job's processes
   long long gpu_bytes = 0;   // the most the job's own allocator reserved

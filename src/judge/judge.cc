@@ -24,7 +24,7 @@ bool is_compile_error(const std::string& kind) {
 }
 
 // A call's exception: compiled or run. "OutOfBounds" is the CPU interpreter's bounds check
-// (runner/keval_runner/interpreter_memcheck.py): a load or store outside the launch's tensors.
+// (runner/keval_runner/interpreter/interpreter_memcheck.py): a load or store outside the launch's tensors.
 Verdict call_error_verdict(const std::string& kind) {
   if (kind == "OutOfBounds") return Verdict::kOutOfBounds;
   return is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError;

@@ -21,6 +21,6 @@ double iqr(std::vector<double> values);
 double mean(const std::vector<double>& values);
 
 // The relative standard deviation has one definition, the runner's stopping rule's
-// (runner/keval_runner/sample_stats.py): the controller reads only the stop reason.
+// (runner/keval_runner/timing/sample_stats.py): the controller reads only the stop reason.
 
 }  // namespace keval

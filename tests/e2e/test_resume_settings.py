@@ -88,6 +88,6 @@ def test_an_edited_adapter_reuses_a_native_result_and_edited_runner_code_does_no
     for adapter_file in ("kernelbench/adapter.py", "common/cli.py", "vendor/tomli_w.py"):
         append(os.path.join(runner, "keval_adapters", adapter_file), "# a help text edited\n")
     assert rerun(suite, subs, out, "--no-timing") == 1
-    append(os.path.join(runner, "keval_runner", "compare.py"), "# the code that measures edited\n")
+    append(os.path.join(runner, "keval_runner", "compare", "compare.py"), "# the code that measures edited\n")
     assert rerun(suite, subs, out, "--no-timing") == 0
     assert evaluations(out) == 2

@@ -23,7 +23,7 @@ CANDIDATES = os.path.join(FIXTURES, "candidates")
 if RUNNER_DIR not in sys.path:
     sys.path.insert(0, RUNNER_DIR)
 
-from keval_runner.schema_check import SchemaChecker  # noqa: E402  (after the path)
+from keval_runner.protocol.schema_check import SchemaChecker  # noqa: E402  (after the path)
 
 MESSAGES_SCHEMA_PATH = os.path.join(RUNNER_DIR, "keval_runner", "protocol", "messages.schema.json")
 with open(MESSAGES_SCHEMA_PATH, encoding="utf-8") as _f:

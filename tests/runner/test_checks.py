@@ -7,9 +7,9 @@ import types
 import pytest
 import torch
 
-from keval_runner import checks
-from keval_runner.rotation import InputRotation, derived_seeds, outputs_identical, rotation_set_count
-from keval_runner.timing import check_interval
+from keval_runner.checks import checks
+from keval_runner.timing.rotation import InputRotation, derived_seeds, outputs_identical, rotation_set_count
+from keval_runner.timing.timing import check_interval
 from runner_harness import FIXTURES, all_checks, case, of_type, only
 
 TIMING = {"enabled": True, "warmup": 1, "min_samples": 5, "max_samples": 6, "max_seconds": 5.0}
@@ -272,8 +272,8 @@ def test_rotation_keeps_a_buffer_per_set_when_the_layouts_differ():
 
 
 def test_one_buffer_from_the_requests_size_or_twice_the_cache():
-    from keval_runner.rotation import one_buffer_bytes, rotation_buffers
-    from keval_runner.timing import FALLBACK_L2_BYTES
+    from keval_runner.timing.rotation import one_buffer_bytes, rotation_buffers
+    from keval_runner.timing.timing import FALLBACK_L2_BYTES
 
     cpu = torch.device("cpu")
     assert one_buffer_bytes(cpu, {}) == 2 * FALLBACK_L2_BYTES
@@ -295,7 +295,7 @@ def test_a_writer_made_before_a_patch_ignores_it(monkeypatch):
     import json
     import os
 
-    from keval_runner import messages
+    from keval_runner.protocol import messages
 
     read_fd, write_fd = os.pipe()
     writer = messages.MessageWriter(write_fd, "j1")
@@ -311,7 +311,7 @@ def test_a_writer_made_before_a_patch_ignores_it(monkeypatch):
 
 
 def test_kernel_profile_summary_marks_own_kernels():
-    from keval_runner.kernel_profile import summarize
+    from keval_runner.checks.kernel_profile import summarize
 
     facts = summarize([("candidate_add", 3.0), ("void at::native::add<float>(...)", 1.0), ("candidate_add", 1.0)],
                       ["candidate_add"])
@@ -355,7 +355,7 @@ def test_a_timed_case_rotates_its_seeds_then_derived_sets_until_they_pass_the_ta
 
 
 def test_a_batch_is_measured_and_freed_before_a_case_that_would_take_it_over_the_budget():
-    from keval_runner.timing_job import TimingJob
+    from keval_runner.jobs.timing_job import TimingJob
 
     class Recorded(TimingJob):
         def __init__(self, held, budget):
@@ -403,7 +403,7 @@ def test_the_guest_measures_on_one_core(runner, jobs):
 def test_one_core_pins_the_warden_and_the_guest_together_then_frees_both():
     import os
 
-    from keval_runner import cpu_pinning
+    from keval_runner.timing import cpu_pinning
 
     before, asked = os.sched_getaffinity(0), []
 
@@ -446,7 +446,7 @@ def test_a_baseline_is_timed_on_inputs_placed_as_the_candidates(runner, jobs):
 def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory():
     import os
 
-    from keval_runner.shared_call import SharedCall
+    from keval_runner.handoff.shared_call import SharedCall
 
     def open_fds():
         return len(os.listdir("/proc/self/fd"))
@@ -463,9 +463,9 @@ def test_a_shared_call_kept_private_closes_its_descriptors_and_keeps_its_memory(
 
 
 def test_a_calls_inputs_share_one_buffer_and_keep_a_guard_band_each():
-    from keval_runner.shared_call import SharedCall
-    from keval_runner.guest_channel import Channel
-    from keval_runner.shared_args import ArgsOpener
+    from keval_runner.handoff.shared_call import SharedCall
+    from keval_runner.guest.guest_channel import Channel
+    from keval_runner.handoff.shared_args import ArgsOpener
 
     weight = torch.randn(4, requires_grad=True)
     weight.grad = torch.full((4,), 2.0)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from keval_runner.clock_words import BYTES, DONE, GATE, ClockWords
+from keval_runner.device.clock_words import BYTES, DONE, GATE, ClockWords
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -19,7 +19,7 @@ RUNNER = os.path.join(os.path.dirname(__file__), "..", "..", "runner")
 # the timed process's side: wait for the gate, answer with done = gate + 1000
 OTHER_SIDE = """
 import sys, time
-from keval_runner.clock_words import ClockWords, DONE, GATE
+from keval_runner.device.clock_words import ClockWords, DONE, GATE
 words = ClockWords(int(sys.argv[1]))
 words.close_fd()
 deadline = time.monotonic() + 60

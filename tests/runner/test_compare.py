@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path)
-from keval_runner.compare import (NonTensorOutput, as_output_list, compare_output, compare_outputs,
+from keval_runner.compare.compare import (NonTensorOutput, as_output_list, compare_output, compare_outputs,
                                   max_abs_diff, tensors_identical)
 
 NAN, INF = float("nan"), float("inf")
@@ -119,7 +119,7 @@ def test_strides_are_reported_for_both_sides():
 
 
 def test_changed_elements_treats_nan_as_equal_and_different_shapes_as_incomparable():
-    from keval_runner.compare import changed_elements, not_judged_where_undefined
+    from keval_runner.compare.compare import changed_elements, not_judged_where_undefined
 
     first = torch.tensor([1.0, float("nan"), 3.0, 4.0])
     second = torch.tensor([1.0, float("nan"), -3.0, 4.0])
@@ -131,7 +131,7 @@ def test_changed_elements_treats_nan_as_equal_and_different_shapes_as_incomparab
 
 
 def test_slices_give_the_facts_of_the_whole(monkeypatch):
-    import keval_runner.compare as compare
+    import keval_runner.compare.compare as compare
 
     g = torch.Generator().manual_seed(3)
     ref = torch.randn(7, 13, generator=g)
@@ -218,7 +218,7 @@ def test_mean_relative_error_and_nonzero_counts():
 
 
 def test_mean_relative_error_is_infinite_where_a_finite_reference_meets_nan_or_inf():
-    from keval_runner.compare import mean_relative_error
+    from keval_runner.compare.compare import mean_relative_error
 
     assert mean_relative_error(torch.tensor([1.0, INF]), torch.tensor([1.0, 2.0])) == "inf"
     assert mean_relative_error(torch.tensor([1.0, INF, NAN]), torch.tensor([2.0, INF, NAN])) == pytest.approx(0.5)
@@ -226,7 +226,7 @@ def test_mean_relative_error_is_infinite_where_a_finite_reference_meets_nan_or_i
 
 
 def test_lower_precisions_round_only_float32_tensors():
-    from keval_runner.precision import round_to, rounded_args
+    from keval_runner.compare.precision import round_to, rounded_args
 
     x = torch.tensor([1.0 + 2.0 ** -11, 1.0 + 3 * 2.0 ** -11, 1.0 + 2.0 ** -12, 98304.0, -(1.0 + 2.0 ** -10 + 2.0 ** -20), INF, NAN])
     tf32 = round_to(x, "tf32")

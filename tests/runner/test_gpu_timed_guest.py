@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from keval_runner.gpu_timed_guest import GpuTimedGuest
-from keval_runner.guest_channel import Channel
-from keval_runner.guest_process import GuestProcess
-from keval_runner.warden_gpu_clock import GATE_WAIT_S
+from keval_runner.warden.gpu_timed_guest import GpuTimedGuest
+from keval_runner.guest.guest_channel import Channel
+from keval_runner.guest.guest_process import GuestProcess
+from keval_runner.warden.warden_gpu_clock import GATE_WAIT_S
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,10 +14,11 @@ import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path)
 from runner_harness import case, of_type, only
-from keval_runner import child, sandbox
-from keval_runner.errors import DeviceError, describe
-from keval_runner.guest_channel import PREFIX, Channel, ChannelError, FrameError
-from keval_runner.guest_process import GuestGone, GuestMisbehaved, GuestProcess
+from keval_runner.jobs import child
+from keval_runner.sandbox import sandbox
+from keval_runner.protocol.errors import DeviceError, describe
+from keval_runner.guest.guest_channel import PREFIX, Channel, ChannelError, FrameError
+from keval_runner.guest.guest_process import GuestGone, GuestMisbehaved, GuestProcess
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -230,7 +231,7 @@ class ErrorWriter:
 
 
 def forwarded_guest_error(device: str, error: dict) -> dict:
-    from keval_runner.candidate_job import CandidateJob
+    from keval_runner.jobs.candidate_job import CandidateJob
 
     job = CandidateJob.__new__(CandidateJob)
     job.writer, job.device = ErrorWriter(), torch.device(device)

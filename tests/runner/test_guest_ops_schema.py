@@ -91,14 +91,14 @@ def test_the_schema_refuses_an_unknown_op_an_unknown_field_and_a_reply_without_t
 
 def guest_handlers() -> dict:
     """op -> method name, from the table Guest.__init__ builds (`end` is served by serve())."""
-    for node in ast.walk(parsed("guest.py")):
+    for node in ast.walk(parsed("guest/guest.py")):
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "handlers" for t in node.targets):
             return {k: v.attr for k, v in constant_keys(node.value).items()}
     raise AssertionError("guest.py: no handler table")
 
 
 def guest_methods() -> dict:
-    for node in ast.walk(parsed("guest.py")):
+    for node in ast.walk(parsed("guest/guest.py")):
         if isinstance(node, ast.ClassDef) and node.name == "Guest":
             return {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
     raise AssertionError("guest.py: no class Guest")
@@ -118,7 +118,7 @@ def handler_reads(methods: dict, name: str, seen=None) -> set:
 
 def baseline_branches() -> dict:
     """op -> the fields its branch of the baselines' process reads, from _serve's `op == "x"` tests."""
-    serve = next(n for n in ast.walk(parsed("baseline_guest.py")) if isinstance(n, ast.FunctionDef) and n.name == "_serve")
+    serve = next(n for n in ast.walk(parsed("guest/baseline_guest.py")) if isinstance(n, ast.FunctionDef) and n.name == "_serve")
     branches = {}
     for node in ast.walk(serve):
         if isinstance(node, ast.If):
@@ -192,7 +192,7 @@ def later_fields(functions: list, literal: ast.Dict) -> set:
 def call_options() -> set:
     """The keyword options the warden passes to guest_call, which spreads them into `call`."""
     options = set()
-    for name in ("candidate_job.py", "timing_job.py"):
+    for name in ("jobs/candidate_job.py", "jobs/timing_job.py"):
         for node in ast.walk(parsed(name)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "guest_call":
                 options |= {k.arg for k in node.keywords if k.arg}
@@ -246,7 +246,7 @@ class CheckedProcess:
 
 
 def shared(*args):
-    from keval_runner.shared_call import SharedCall
+    from keval_runner.handoff.shared_call import SharedCall
     return SharedCall(args, 0)
 
 
@@ -270,7 +270,7 @@ def test_the_real_baselines_process_answers_its_ops_as_the_schema_says():
 
 
 def real_guest_answers(tmp_path):
-    from keval_runner.guest_process import GuestProcess
+    from keval_runner.guest.guest_process import GuestProcess
 
     tmp_path = pathlib.Path(tmp_path)
     code = tmp_path / "twice.py"
@@ -305,7 +305,7 @@ def real_guest_answers(tmp_path):
 
 
 def real_baselines_answer():
-    from keval_runner import baseline_guest
+    from keval_runner.guest import baseline_guest
 
     process = baseline_guest.start([("golden", lambda x: 2 * x)])
     try:

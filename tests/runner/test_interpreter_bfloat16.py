@@ -1,6 +1,6 @@
 """bfloat16 under the CPU interpreter: kernels written plainly, with no bfloat16 special case,
 match torch within the suite's bfloat16 tolerance (the runner gives the interpreter a real
-bfloat16 type, runner/keval_runner/interpreter_bfloat16.py)."""
+bfloat16 type, runner/keval_runner/interpreter/interpreter_bfloat16.py)."""
 
 import math
 import os
@@ -14,7 +14,7 @@ import triton
 import triton.language as tl
 
 from runner_harness import REPO, RUNNER_DIR, of_type
-from keval_runner.interpreter_support import enable_real_bfloat16
+from keval_runner.interpreter.interpreter_support import enable_real_bfloat16
 
 SUITE = os.path.join(REPO, "suites", "keval")
 
@@ -134,7 +134,7 @@ def test_an_interpreter_laid_out_otherwise_is_left_alone_with_the_reason():
     script = (
         "import os; os.environ['TRITON_INTERPRET'] = '1'\n"
         "from triton.runtime import interpreter\n"
-        "from keval_runner import interpreter_bfloat16 as patch\n"
+        "from keval_runner.interpreter import interpreter_bfloat16 as patch\n"
         "before = interpreter._get_np_dtype, interpreter.InterpreterBuilder.create_masked_load\n"
         "patch._Patch.masked_store = lambda self, original: original\n"
         "print(patch.enable_real_bfloat16())\n"

@@ -1,4 +1,4 @@
-"""The CPU interpreter's bounds check (runner/keval_runner/interpreter_memcheck.py): in this
+"""The CPU interpreter's bounds check (runner/keval_runner/interpreter/interpreter_memcheck.py): in this
 process on small kernels, and through the real runner (a guest that catches the exception
 still fails, a store past an output the submission allocated is seen)."""
 
@@ -7,8 +7,8 @@ import torch
 import triton
 import triton.language as tl
 
-from keval_runner import interpreter_memcheck
-from keval_runner.interpreter_memcheck import OutOfBounds, checking, enable_memcheck, take_violation
+from keval_runner.interpreter import interpreter_memcheck
+from keval_runner.interpreter.interpreter_memcheck import OutOfBounds, checking, enable_memcheck, take_violation
 from runner_harness import all_checks, of_type, only
 
 

@@ -16,7 +16,7 @@ import warnings
 
 import pytest
 
-from keval_runner import leftover_processes, private_tmp, sandbox, tree_by_descriptor
+from keval_runner.sandbox import leftover_processes, private_tmp, sandbox, tree_by_descriptor
 
 ROOT = os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="needs root (a second uid, mounts)")

@@ -1,7 +1,7 @@
 """The launch cover fitted to a call (launch_cover.py): longer than the host takes to enqueue
 the call, never shorter than the settings' cover, and the plain cover for a call that waits for
 the GPU. A fake kernel and clock: the real cover needs CUDA (test_launch_cover_gpu.py)."""
-from keval_runner.launch_cover import MAX_COVER_US, PROBE_COVER_US, LaunchCover
+from keval_runner.timing.launch_cover import MAX_COVER_US, PROBE_COVER_US, LaunchCover
 
 
 class FakeKernel:
@@ -83,7 +83,7 @@ def test_the_cap_bounds_the_fitted_cover_but_never_goes_under_the_settings_cover
 def test_the_candidates_cover_is_capped_by_its_baselines_covers():
     """measure_interleaved fits the baselines first and caps the candidate's cover at theirs."""
     import torch
-    from keval_runner.interleaved_timing import Contender, measure_interleaved
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
 
     caps = {}
 
@@ -117,7 +117,7 @@ class ScriptedSampler:
 
     def __init__(self, script):
         import torch
-        from keval_runner.interleaved_timing import Sampler
+        from keval_runner.timing.interleaved_timing import Sampler
         self.inner = Sampler(torch.device("cpu"), {}, l2=None, cover=cover()[0])
         self.script, self.covers_asked = list(script), []
         self.inner.take = self.take
@@ -144,7 +144,7 @@ def test_retakes_stop_at_the_cap_and_keep_the_last_sample():
 
 
 def test_retakes_are_bounded():
-    from keval_runner.launch_cover import RETAKES
+    from keval_runner.timing.launch_cover import RETAKES
     sampler = ScriptedSampler([(1.0, 0.9)] * (RETAKES + 1))  # never covered, still growing
     sampler.inner.take_covered(lambda: (lambda: None), 900.0)
     assert len(sampler.covers_asked) == RETAKES + 1
@@ -152,7 +152,7 @@ def test_retakes_are_bounded():
 
 def test_every_contender_takes_sample_i_with_index_i(monkeypatch):
     import torch
-    from keval_runner.interleaved_timing import Contender, Sampler, measure_interleaved
+    from keval_runner.timing.interleaved_timing import Contender, Sampler, measure_interleaved
 
     taken, take = [], Sampler.take
     monkeypatch.setattr(Sampler, "take", lambda self, call, cover_us=None, index=0:
@@ -164,7 +164,7 @@ def test_every_contender_takes_sample_i_with_index_i(monkeypatch):
 
 def test_the_candidates_cap_follows_its_baselines_covers_as_they_lengthen():
     import torch
-    from keval_runner.interleaved_timing import Contender, measure_interleaved
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
 
     caps = []
 
@@ -188,7 +188,7 @@ def test_each_sample_moves_the_calls_buffers_with_pads_drawn_alike_in_every_proc
     """A few-µs kernel's time depends on where its buffers lie; the pads move a call's outputs
     from sample to sample, with the same draws on the warden's side and the guest's."""
     import torch
-    from keval_runner.interleaved_timing import Sampler
+    from keval_runner.timing.interleaved_timing import Sampler
 
     def sizes(sampler, indices):
         return [[pad.numel() for pad in sampler.placement_pads(i)] for i in indices]
@@ -209,7 +209,7 @@ def test_every_cover_length_launches_one_compiled_spin_kernel(monkeypatch):
     # 1): a fitted length that needed another variant compiled inside a timed sample.
     from triton.runtime.jit import create_function_from_signature
 
-    from keval_runner.launch_cover import _spin_kernel
+    from keval_runner.timing.launch_cover import _spin_kernel
 
     _spin_kernel.cache_clear()
     try:

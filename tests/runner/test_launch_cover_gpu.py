@@ -6,8 +6,8 @@ import time
 import pytest
 import torch
 
-from keval_runner.interleaved_timing import Contender, measure_interleaved
-from keval_runner.launch_cover import LaunchCover
+from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
+from keval_runner.timing.launch_cover import LaunchCover
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 
@@ -81,7 +81,7 @@ def test_side_stream_work_cannot_hide_under_the_cover():
 
 
 def test_covers_of_any_length_use_the_binary_compiled_at_open():
-    from keval_runner.launch_cover import _spin_kernel
+    from keval_runner.timing.launch_cover import _spin_kernel
 
     cover = _cover()
     for us in (123.457, 200.001, 1_000, 4_999.99):

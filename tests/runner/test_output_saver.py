@@ -5,9 +5,9 @@ import threading
 import pytest
 import torch
 
-from keval_runner import output_saver
-from keval_runner.output_files import load_outputs
-from keval_runner.output_saver import OutputSaver
+from keval_runner.handoff import output_saver
+from keval_runner.handoff.output_files import load_outputs
+from keval_runner.handoff.output_saver import OutputSaver
 
 
 def test_saved_outputs_are_on_disk_once_waited_for(tmp_path):

@@ -6,14 +6,14 @@ import pathlib
 import subprocess
 import sys
 
-from keval_runner import peak_memory
+from keval_runner.device import peak_memory
 
 RUNNER = str(pathlib.Path(__file__).resolve().parents[2] / "runner")
 
 
 def fresh(code: str) -> dict:
     out = subprocess.run([sys.executable, "-c", "import json, os, subprocess, sys\n"
-                          "from keval_runner import peak_memory\n" + code],
+                          "from keval_runner.device import peak_memory\n" + code],
                          check=True, capture_output=True, text=True, env={"PYTHONPATH": RUNNER})
     return json.loads(out.stdout)
 

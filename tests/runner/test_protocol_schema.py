@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from keval_runner import request_check
-from keval_runner.schema_check import SchemaChecker, unsupported_keywords
+from keval_runner.protocol import request_check
+from keval_runner.protocol.schema_check import SchemaChecker, unsupported_keywords
 from runner_harness import MESSAGES_SCHEMA, RUNNER_DIR, TASK_DIR, candidate_file, case, message_problem, of_type
 
 REQUEST_SCHEMA = request_check.REQUEST_SCHEMA
@@ -176,8 +176,8 @@ def test_device_gate_and_sweep_messages_follow_the_schema(runner, jobs, tmp_path
 
 def test_idle_stretch_messages_follow_the_schema(tmp_path):
     """A job gives its share back around a compile (on CUDA) and asks for it again."""
-    from keval_runner import device_gate
-    from keval_runner.messages import MessageWriter
+    from keval_runner.device import device_gate
+    from keval_runner.protocol.messages import MessageWriter
 
     read_fd, write_fd = os.pipe()
     writer = MessageWriter(write_fd, "j1")

@@ -1,5 +1,5 @@
 """The job sandbox through the real runner (network, files, output caps, leftovers, limits,
-environment), plus in-process units of runner/keval_runner/sandbox.py.
+environment), plus in-process units of runner/keval_runner/sandbox/sandbox.py.
 
 Tests that switch to a test uid need root; they use folders that uid can reach (pytest's own
 tmp folders are private to root)."""
@@ -12,7 +12,7 @@ import warnings
 
 import pytest
 
-from keval_runner import sandbox
+from keval_runner.sandbox import sandbox
 from runner_harness import SECRET_ENV, TASK_DIR, case, of_type, only, sandbox_settings, work_file
 
 ROOT = os.geteuid() == 0

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path)
-from keval_runner.guest_channel import Channel
-from keval_runner.sealed_outputs import SEALS, open_sealed_outputs, seal_outputs
+from keval_runner.guest.guest_channel import Channel
+from keval_runner.handoff.sealed_outputs import SEALS, open_sealed_outputs, seal_outputs
 
 FLOAT_3x4 = [{"dtype": "float32", "shape": [3, 4]}]
 

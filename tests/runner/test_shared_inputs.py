@@ -93,7 +93,7 @@ def test_a_job_forked_after_a_large_draw_does_not_hang(fresh_runner, jobs, tmp_p
 def test_the_zygote_never_draws_for_a_cuda_job():
     # CUDA jobs draw on the GPU themselves; a draw in the zygote would be on the wrong device
     # (and a make_inputs touching CUDA there would break every later fork)
-    from keval_runner.shared_inputs import SharedInputs
+    from keval_runner.inputs.shared_inputs import SharedInputs
 
     request = {"kind": "candidate", "device": "cpu", "shared_inputs": True, "task_dir": str(TASK_DIR),
                "cases": [{"name": "odd", "params": {"n": 1000}, "dtype": "float32", "seeds": [1]}]}
@@ -112,7 +112,7 @@ def test_a_guest_forgets_the_sets_and_task_modules_it_inherited():
 
     import torch
 
-    from keval_runner import inputs, shared_inputs
+    from keval_runner.inputs import inputs, shared_inputs
 
     small = torch.full((1000,), 7.0)
     large = torch.full((9 * 1024 * 1024,), 5.0)  # 36 MiB: unmapped when freed, not zeroed

@@ -17,7 +17,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._device import _device_constructors
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path)
-from keval_runner.interpreter_support import enable_interpreter_support
+from keval_runner.interpreter.interpreter_support import enable_interpreter_support
 
 if os.environ.get("TRITON_INTERPRET") == "1":
     enable_interpreter_support()  # the goldens run as the runner's CPU jobs run them

@@ -10,11 +10,11 @@ import pytest
 import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path; TRITON_INTERPRET=1)
-from keval_runner import kernel_identity, kernel_tracking
-from keval_runner.errors import compilation_error_line, describe
-from keval_runner.loading import MissingEntry, find_entry, load_module
-from keval_runner.messages import MessageWriter, encode, json_safe
-from keval_runner.timing import relative_stdev, spread_target, stop_reason
+from keval_runner.checks import kernel_identity, kernel_tracking
+from keval_runner.protocol.errors import compilation_error_line, describe
+from keval_runner.inputs.loading import MissingEntry, find_entry, load_module
+from keval_runner.protocol.messages import MessageWriter, encode, json_safe
+from keval_runner.timing.timing import relative_stdev, spread_target, stop_reason
 from runner_harness import TASK_DIR, candidate_file
 
 
@@ -181,7 +181,8 @@ def test_a_tracking_timer_brackets_every_launch_of_a_tracked_call_and_nothing_el
 
 
 def test_the_profile_screen_settles_a_high_own_share_and_falls_back_to_the_profiler_below_it(monkeypatch):
-    from keval_runner import guest, kernel_profile
+    from keval_runner.guest import guest
+    from keval_runner.checks import kernel_profile
 
     calls = []
 
@@ -235,7 +236,7 @@ def test_candidate_module_registers_before_running(tmp_path):
 
 
 def test_peer_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
-    from keval_runner.inputs import build_inputs
+    from keval_runner.inputs.inputs import build_inputs
 
     seen = {}
 
@@ -253,7 +254,7 @@ def test_peer_inputs_are_built_on_the_cpu_then_moved_to_the_job_device():
 
 
 def test_keval_format_inputs_are_drawn_with_the_job_device_as_default_and_not_after():
-    from keval_runner.inputs import build_inputs
+    from keval_runner.inputs.inputs import build_inputs
 
     seen = []
 
@@ -271,7 +272,7 @@ def test_keval_format_inputs_are_drawn_with_the_job_device_as_default_and_not_af
 
 
 def test_large_sets_drawn_on_a_device_are_drawn_again_not_kept_and_not_copied():
-    from keval_runner.inputs import build_inputs
+    from keval_runner.inputs.inputs import build_inputs
 
     drawn = []
 
@@ -291,7 +292,7 @@ def test_large_sets_drawn_on_a_device_are_drawn_again_not_kept_and_not_copied():
 
 
 def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them(monkeypatch):
-    from keval_runner import inputs
+    from keval_runner.inputs import inputs
 
     monkeypatch.setattr(inputs, "_DEVICE_MEMO_LIMIT_BYTES", 3 * 400)
     drawn = []
@@ -313,7 +314,7 @@ def test_the_memo_keeps_sets_drawn_on_a_device_within_one_budget_for_all_of_them
 
 
 def test_the_memo_keeps_device_sets_of_the_latest_case_only_and_host_sets_of_every_case():
-    from keval_runner import inputs
+    from keval_runner.inputs import inputs
 
     drawn = []
 
@@ -335,7 +336,7 @@ def test_the_memo_keeps_device_sets_of_the_latest_case_only_and_host_sets_of_eve
 
 
 def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies():
-    from keval_runner.inputs import build_inputs
+    from keval_runner.inputs.inputs import build_inputs
 
     def make_inputs(case, dtype, seed):
         return (torch.full((4,), float(seed), dtype=dtype), 3)
@@ -350,7 +351,7 @@ def test_read_only_inputs_are_the_memos_own_tensors_and_built_inputs_are_copies(
 
 
 def test_drawn_bytes_counts_a_set_without_copying_it_and_leaves_it_in_the_memo(monkeypatch):
-    from keval_runner import inputs
+    from keval_runner.inputs import inputs
 
     drawn, copies = [], []
 
@@ -368,7 +369,7 @@ def test_drawn_bytes_counts_a_set_without_copying_it_and_leaves_it_in_the_memo(m
 
 
 def test_inputs_are_drawn_on_the_device_for_keval_format_and_for_inputs_on_device_only():
-    from keval_runner.inputs import draws_on_device
+    from keval_runner.inputs.inputs import draws_on_device
 
     assert draws_on_device({"shared_inputs": True})
     assert draws_on_device({"shared_inputs": False, "inputs_on_device": True})
@@ -387,7 +388,7 @@ def test_a_ceilings_request_needs_only_kind_and_work_dir():
 
 
 def test_samples_taken_under_75_percent_of_the_default_sm_clock_are_discarded():
-    from keval_runner.interleaved_timing import Contender, measure_interleaved, timing_fields
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved, timing_fields
 
     class FakeClock:  # 2000 MHz default; every third sample taken at 1400 MHz (70%)
         default_mhz = 2000
@@ -406,7 +407,7 @@ def test_samples_taken_under_75_percent_of_the_default_sm_clock_are_discarded():
 
 
 def test_unknown_clocks_never_discard():
-    from keval_runner.sm_clock import too_slow
+    from keval_runner.timing.sm_clock import too_slow
 
     assert too_slow(1000, 2000) and not too_slow(1600, 2000)
     assert not too_slow(None, 2000) and not too_slow(1000, None)
@@ -415,7 +416,7 @@ def test_unknown_clocks_never_discard():
 def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_alone(tmp_path):
     import time as clock
 
-    from keval_runner import device_gate
+    from keval_runner.device import device_gate
 
     sent = []
 
@@ -435,7 +436,7 @@ def test_the_timing_job_measures_only_once_the_controller_gives_it_the_device_al
 
 
 def test_a_raised_persisting_l2_limit_is_reset_before_each_sample_and_charged_to_its_caller():
-    from keval_runner.interleaved_timing import Contender, measure_interleaved, timing_fields
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved, timing_fields
 
     class FakeL2:  # the driver's persisting-L2 limit, as l2_persistence.L2Persistence sees it
         limit = 0
@@ -463,7 +464,7 @@ def test_a_raised_persisting_l2_limit_is_reset_before_each_sample_and_charged_to
 
 def test_a_new_contexts_default_persisting_l2_limit_is_cleared_at_open_and_not_charged():
     import ctypes
-    from keval_runner.l2_persistence import L2Persistence
+    from keval_runner.timing.l2_persistence import L2Persistence
 
     class FakeLibcuda:  # the H200's driver 580: a new context reads 11796480, sets round up
         GRANULE = 3932160
@@ -491,7 +492,7 @@ def test_a_new_contexts_default_persisting_l2_limit_is_cleared_at_open_and_not_c
 
 def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_resumes_it(tmp_path):
     import time as clock
-    from keval_runner import device_gate
+    from keval_runner.device import device_gate
 
     device_gate.reset()
     sent = []
@@ -513,7 +514,7 @@ def test_a_pause_point_waits_while_the_hold_file_exists_until_the_controller_res
 
 
 def test_saved_outputs_load_back_memory_mapped_with_their_values_and_dtypes(tmp_path):
-    from keval_runner.output_files import load_outputs, save_outputs
+    from keval_runner.handoff.output_files import load_outputs, save_outputs
 
     base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
     outputs = [base[:, ::2], base.to(torch.bfloat16), torch.tensor([3], dtype=torch.int64)]
@@ -529,7 +530,7 @@ def test_saved_outputs_load_back_memory_mapped_with_their_values_and_dtypes(tmp_
 
 
 def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_path):
-    from keval_runner import device_gate
+    from keval_runner.device import device_gate
 
     device_gate.reset()
     sent = []
@@ -552,7 +553,7 @@ def test_an_idle_stretch_gives_the_share_back_and_waits_for_it_at_its_end(tmp_pa
 def test_tritons_compile_hooks_open_and_close_an_idle_stretch_and_a_launch_closes_a_dangling_one(tmp_path):
     from triton import knobs
 
-    from keval_runner import device_gate
+    from keval_runner.device import device_gate
 
     device_gate.reset()
     sent = []
@@ -581,7 +582,7 @@ def test_tritons_compile_hooks_open_and_close_an_idle_stretch_and_a_launch_close
 
 
 def test_a_job_sees_only_its_own_gpu_as_device_0(monkeypatch):
-    from keval_runner.child import see_only_own_gpu
+    from keval_runner.jobs.child import see_only_own_gpu
 
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     request = {"device": "cuda", "gpu": 1}
@@ -594,7 +595,7 @@ def test_a_job_sees_only_its_own_gpu_as_device_0(monkeypatch):
 
 
 def test_inputs_copied_to_the_device_stay_leaves_when_they_require_grad():
-    from keval_runner.inputs import to_device
+    from keval_runner.inputs.inputs import to_device
 
     param = torch.zeros(4, requires_grad=True)
     for copied in (to_device(param, torch.device("cpu")), to_device([param], torch.device("cpu"))[0]):
@@ -611,13 +612,14 @@ def test_nothing_a_job_imports_later_rebinds_a_watched_library_name():
     import sys
 
     script = (
-        "from keval_runner import zygote, tamper_snapshot\n"
+        "from keval_runner import zygote\n"
+        "from keval_runner.checks import tamper_snapshot\n"
         "zygote.import_toolkit()\n"
         "snap = tamper_snapshot.RunnerSnapshot.take()\n"
         "import torch.profiler, torch._dynamo, torch.testing\n"
         "print(snap.changed())\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
-                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(kernel_tracking.__file__))})
+                            env={**os.environ, "PYTHONPATH": runner_harness.RUNNER_DIR})
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
@@ -625,7 +627,7 @@ def test_nothing_a_job_imports_later_rebinds_a_watched_library_name():
 def test_outputs_of_mixed_element_sizes_come_back_from_the_guest_whole():
     """fp8 values then float32 scales (fp8_per_token_quant): each output starts aligned in the
     payload, or the float32 view of an odd offset fails."""
-    from keval_runner.shared_args import output_payload, outputs_from_payload
+    from keval_runner.handoff.shared_args import output_payload, outputs_from_payload
 
     outputs = [torch.arange(37037, dtype=torch.float32).to(torch.float8_e4m3fn), torch.randn(37),
                torch.randn(3, 5).to(torch.bfloat16), torch.empty(0), torch.tensor(5)]
@@ -646,7 +648,7 @@ def test_contenders_sample_in_turn_until_the_last_stops():
     import itertools
     import time
 
-    from keval_runner.interleaved_timing import Contender, measure_interleaved
+    from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
 
     def sleeping(pauses):
         def prepare(k):
@@ -674,7 +676,7 @@ def test_the_runner_snapshot_finds_every_kind_of_rebinding_by_identity():
     import sys
     import types as pytypes
 
-    from keval_runner.tamper_snapshot import RunnerSnapshot
+    from keval_runner.checks.tamper_snapshot import RunnerSnapshot
 
     package = pytypes.ModuleType("snapshotted")
     module = pytypes.ModuleType("snapshotted.mod")
@@ -712,8 +714,8 @@ def test_the_runner_snapshot_finds_every_kind_of_rebinding_by_identity():
 def test_the_guests_cover_fit_is_kept_only_as_a_few_times():
     """The guest's fit probes go beside its cover in the timing message: a short list of times
     is kept, anything longer or not a list is left out, a value that is no time is misbehaving."""
-    from keval_runner.guest_process import GuestMisbehaved
-    from keval_runner.guest_timing import GuestContender
+    from keval_runner.guest.guest_process import GuestMisbehaved
+    from keval_runner.warden.guest_timing import GuestContender
 
     class Job:
         def __init__(self, enqueues):
@@ -737,7 +739,7 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
     """The warden's CUDA context and the guest's sandbox and context start side by side: the
     warden asks for the guest's `ready` only after its own device is up, and the job does not
     start the device again."""
-    from keval_runner import child
+    from keval_runner.jobs import child
 
     order = []
 
@@ -771,7 +773,7 @@ def test_the_warden_starts_its_device_while_the_guest_sets_itself_up(monkeypatch
 def test_the_guest_compiles_its_launch_cover_before_it_reports_ready(monkeypatch):
     """A timed CUDA job's guest makes its Sampler (the cover's compile) with its context, before
     `ready`, while the warden starts its own context; not at `load`, after both."""
-    from keval_runner import guest
+    from keval_runner.guest import guest
 
     made = []
     monkeypatch.setattr(guest, "Sampler", lambda device, settings: made.append((str(device), settings)) or "sampler")

@@ -12,9 +12,9 @@ import time
 import pytest
 import torch
 
-from keval_runner import stream_flags
-from keval_runner.clock_words import DONE, GATE, ClockWords
-from keval_runner.warden_gpu_clock import copy_by_kernel
+from keval_runner.device import stream_flags
+from keval_runner.device.clock_words import DONE, GATE, ClockWords
+from keval_runner.warden.warden_gpu_clock import copy_by_kernel
 
 RUNNER = os.path.join(os.path.dirname(__file__), "..", "..", "runner")
 
@@ -84,8 +84,8 @@ def test_a_stream_waits_for_the_host_word_and_writes_one_the_host_reads():
 # the timed process's side: its own mapping and context; a kernel behind the gate, then done
 OTHER_SIDE = """
 import sys, torch
-from keval_runner import stream_flags
-from keval_runner.clock_words import ClockWords
+from keval_runner.device import stream_flags
+from keval_runner.device.clock_words import ClockWords
 out = torch.zeros(1, device="cuda")
 words = ClockWords(int(sys.argv[1]))
 words.close_fd()

@@ -12,10 +12,10 @@ import time
 import pytest
 import torch
 
-from keval_runner import guest_stop
-from keval_runner.guest_cgroup import GuestCgroup
-from keval_runner.guest_memory import GuestMemoryUnreadable, read_into
-from keval_runner.warden_timed_candidate import read_output
+from keval_runner.guest import guest_stop
+from keval_runner.sandbox.guest_cgroup import GuestCgroup
+from keval_runner.handoff.guest_memory import GuestMemoryUnreadable, read_into
+from keval_runner.warden.warden_timed_candidate import read_output
 
 pytestmark = pytest.mark.timeout(60)
 

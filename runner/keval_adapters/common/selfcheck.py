@@ -29,8 +29,8 @@ def selfcheck(suite_dir: str, device: str = "cpu", seeds=(1, 2), all_cases: bool
     Returns counts; prints one line per task and a total."""
     import torch
 
-    from keval_runner.compare import as_output_list, value_stats
-    from keval_runner.inputs import build_inputs
+    from keval_runner.compare.compare import as_output_list, value_stats
+    from keval_runner.inputs.inputs import build_inputs
 
     dev = torch.device(device)
     names = sorted(n for n in os.listdir(suite_dir) if os.path.isfile(os.path.join(suite_dir, n, "task.toml")))

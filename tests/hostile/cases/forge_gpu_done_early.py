@@ -8,7 +8,7 @@ import gc
 
 import torch
 
-from keval_runner import stream_flags
+from keval_runner.device import stream_flags
 
 
 def _done_before_the_work(calls):

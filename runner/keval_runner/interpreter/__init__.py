@@ -1,0 +1,1 @@
+"""Triton's CPU interpreter made usable (autotune, bfloat16) and checked (bounds)."""

@@ -1,0 +1,370 @@
+"""The candidate timed by the warden's clock, its timed outputs checked by the warden (CPU mode).
+
+Each sample: the warden draws a fresh input set from a seed the guest has never seen (drawn
+from this job's secret stream), writes it into the buffers the guest has mapped, computes the
+reference's outputs on its own copy, then times one round trip: `go` sent, the answer read,
+the guest stopped (guest_stop.py). The sample is that round trip less the round trip of a call
+that does nothing, measured before the submission loaded (`calibrate`). With the guest
+stopped, the warden reads the call's outputs out of the guest's memory (guest_memory.py) and
+compares them with the reference's within the case's tolerance, checks the inputs unchanged,
+and counts the processes the guest has beside itself. Nothing the guest says is a time or a
+check: it only says where its outputs lie.
+
+What the guest can still gain: the round trip's fixed cost, if it answers faster than keval's
+own handler (tens of µs: docs/trust.md).
+"""
+
+import pickle
+import secrets
+import time
+
+import torch
+
+from ..guest import guest_stop
+from ..protocol import phases
+from ..checks.checks import map_tensors, span_elements
+from ..compare.compare import tensors_identical, value_stats
+from ..handoff.guest_memory import GuestMemoryUnreadable, read_into
+from ..guest.guest_process import GuestGone, GuestMisbehaved
+from ..guest.guest_timed_call import CALIBRATION_KEY
+from .guest_timing import GuestCallFailed
+from ..inputs.inputs import _draw, tensors_in, to_device
+from ..timing.interleaved_timing import Contender
+from ..protocol.request_check import timing_setting
+from ..timing.sample_stats import median
+from ..handoff.shared_call import SharedCall
+from ..handoff.shared_args import dtype_from_name
+from .warden_gpu_clock import copy_by_kernel
+
+_clock = time.perf_counter
+CALIBRATION_CALLS = 31
+FLOOR_MS = 1e-3  # a sample is never below 1 µs: a ratio to 0 would be infinite
+
+
+class TimedGuest:
+    """The guest as the warden times it: one `go` round trip up to the guest stopped, and the
+    guest resumed before anything else is asked of it."""
+
+    def __init__(self, guest, cgroup=None):
+        self.guest, self.cgroup = guest, cgroup
+        self.stopped = False
+        self.overhead_ms = 0.0
+        self.parked_last = 0  # processes parked after the last round trip
+
+    def resume(self) -> None:
+        if self.stopped:
+            if self.cgroup is not None:
+                self.cgroup.thaw()
+            guest_stop.resume(self.guest.pid)
+            self.stopped = False
+
+    def ask(self, header: dict, fds=()) -> dict:
+        """A request other than a timed call (the process resumed first): its reply."""
+        self.resume()
+        return self.guest.ask(header, fds)[0]
+
+    def round_trip(self, key: str, who=None) -> tuple:
+        """(reply, milliseconds from `go` to the guest stopped)."""
+        self.resume()
+        header = {"op": "go", "key": key} if who is None else {"op": "go", "key": key, "who": who}
+        start = _clock()
+        reply, _, _ = self.guest.ask(header)
+        self.stop()
+        elapsed = (_clock() - start) * 1e3
+        self.parked_last = self.park_others()
+        return reply, elapsed
+
+    def stop(self) -> None:
+        """The process stopped (it has answered): nothing of it runs until it is resumed."""
+        try:
+            guest_stop.stop(self.guest.pid)
+        except guest_stop.GuestDied as exc:
+            self.guest.reaped_status = exc.status
+            raise GuestGone("the guest ended after a timed call") from exc
+        self.stopped = True
+
+    def park_others(self) -> int:
+        """Parks every process of the guest's beside itself (guest_cgroup.py): none runs again
+        while the job times, so none can work after the guest's answer or beside a baseline.
+        How many it found."""
+        if self.cgroup is None:
+            return 0
+        found = self.cgroup.others(self.guest.pid)
+        if found:
+            self.cgroup.park(found)
+        return len(found)
+
+    def calibrate(self, calls: int = CALIBRATION_CALLS) -> float:
+        """The median round trip of a call that does nothing, before the submission loads: what
+        each sample's round trip costs beside its call."""
+        shared = SharedCall((torch.zeros(1),), 0)
+        try:
+            reply, _, _ = self.guest.ask({"op": "arm", "key": CALIBRATION_KEY, "args": shared.fields}, shared.fds)
+            if not reply["ok"]:
+                raise GuestMisbehaved("the calibration's buffers were refused")
+            times = []
+            for _ in range(calls):
+                reply, elapsed = self.round_trip(CALIBRATION_KEY)
+                if not reply["ok"]:
+                    raise GuestMisbehaved("the calibration's call failed")
+                times.append(elapsed)
+            self.resume()
+            self.guest.ask({"op": "drop", "key": CALIBRATION_KEY})
+        finally:
+            shared.close()
+        self.overhead_ms = median(times)
+        return self.overhead_ms
+
+
+def read_output(pid: int, described, like: torch.Tensor, span_factor: float):
+    """The output the guest says lies at described["address"], read from its memory, shaped as
+    it says; None when the description does not fit the reference's output `like` (another
+    dtype, shape or device, strides out of range) or cannot be read."""
+    try:
+        dtype = dtype_from_name(described["dtype"])
+        shape, stride, address = list(described["shape"]), list(described["stride"]), int(described["address"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if described.get("device") != "cpu" or dtype != like.dtype or shape != list(like.shape):
+        return None
+    if len(stride) != len(shape) or any(not isinstance(s, int) or isinstance(s, bool) or s < 0 for s in stride):
+        return None
+    elements = span_elements(shape, stride)
+    if elements > span_factor * max(1, like.numel()):
+        return None
+    size = torch.empty(0, dtype=dtype).element_size()
+    raw = bytearray(elements * size)
+    if raw:
+        try:
+            read_into(pid, address, raw)
+        except GuestMemoryUnreadable:
+            return None
+    flat = torch.frombuffer(raw, dtype=torch.uint8).view(dtype) if raw else torch.empty(0, dtype=dtype)
+    return flat.as_strided(shape, stride)
+
+
+def slot_copy_ms(slots: list, calls: int = 11) -> float:
+    """The median time (ms, the warden's events) of copying outputs of the slots' layout into
+    them, as the timed process does in each timed call."""
+    sources = [torch.zeros_like(slot) for slot in slots]
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(calls):
+        start.record()
+        for slot, source in zip(slots, sources):
+            slot.copy_(source)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return median(times)
+
+
+def _plain_values(args) -> bytes:
+    """What of a call's arguments is not a tensor (tensors left out), as bytes to compare."""
+    return pickle.dumps(map_tensors(args, lambda t: None))
+
+
+class BaselineCallFailed(Exception):
+    """A baseline failed in its own process while timed."""
+
+
+class WardenTimedContender(Contender):
+    """One contender of one case, sampled by the warden as the module says: fresh inputs each
+    call, written into the buffers its process maps, a round trip up to that process stopped,
+    less the round trip calibrated before anything untrusted ran there."""
+
+    def __init__(self, who: str, job, timed: TimedGuest, case: dict, key: str, arm, inplace: bool = False):
+        super().__init__(who, prepare=None)
+        self.reference, self.inplace = job.reference_fn, inplace
+        self.checking = bool(job.checks["timed_output_check"])
+        self.drawn = 0  # fresh input sets drawn, one a call
+        self.side = "candidate" if who == "candidate" else "baseline"  # its phases' prefix
+        self.job, self.timed, self.case, self.key = job, timed, case, key
+        self.settings = job.request.get("timing") or {}
+        self.seeds = secrets.SystemRandom()
+        self.arm, self.shared = arm, None
+        # CUDA: the outputs' slots (the reference's layout) and the warden's copies of them
+        self.gpu = getattr(timed, "clock", None) is not None
+        self.slot_like, self.snapshots, self.slot_copy_ms = [], [], 0.0
+        self._arm(self._fresh())
+
+    def _arm(self, fresh: tuple) -> None:
+        """Buffers of `fresh`'s layout that its process maps, its values in them (on CUDA zeros:
+        a call's values are written only once its process has answered, and output slots)."""
+        if self.shared is not None:
+            self.shared.close()
+        self.plain, self.arg_count = _plain_values(fresh), len(fresh)
+        values = fresh
+        if self.gpu:
+            if not self.slot_like:
+                self._shape_slots(fresh)
+            values = tuple(map_tensors(fresh, torch.zeros_like)) + tuple(self.slot_like)
+        self.shared = SharedCall(values, 0)
+        header = {"op": "arm", "key": self.key, "args": self.shared.fields}
+        if self.gpu:
+            header["slots"] = len(self.slot_like)
+        reply = self.arm(header, self.shared.fds)
+        if not reply["ok"]:
+            self.shared.close()
+            self.failed(reply)
+
+    def _shape_slots(self, fresh: tuple) -> None:
+        """Slots of the reference's output layout (dense), the warden's copies of them, and what
+        copying such outputs costs (a cost of every timed call, taken off its sample)."""
+        self.slot_like = [torch.empty(ref.shape, dtype=ref.dtype, device=ref.device) for ref in self._expected(fresh)]
+        self.snapshots = [torch.empty_like(slot) for slot in self.slot_like]
+        self.slot_copy_ms = slot_copy_ms(self.slot_like)
+
+    def call_args(self) -> tuple:
+        return tuple(self.shared.args[:self.arg_count])
+
+    def failed(self, reply: dict):
+        raise BaselineCallFailed(f"{self.who}: {str((reply.get('error') or {}).get('message', ''))[:300]}")
+
+    def _fresh(self) -> tuple:
+        """A set drawn from a seed nobody else holds."""
+        seed = self.seeds.randrange(1 << 31)
+        self.drawn += 1
+        return tuple(to_device(arg, self.job.device, fresh=True) for arg in _draw(self.job.make_inputs, self.case, seed))
+
+    def _refill(self, fresh: tuple) -> None:
+        targets, values = tensors_in(self.call_args()), tensors_in(fresh)
+        if [(t.shape, t.stride(), t.dtype) for t in targets] != [(v.shape, v.stride(), v.dtype) for v in values]:
+            raise ValueError("make_inputs gave this case's seeds different layouts")
+        with torch.no_grad():
+            for target, value in zip(targets, values):
+                if self.gpu:
+                    copy_by_kernel(target, value)
+                else:
+                    target.copy_(value)
+
+    def _snapshot(self) -> None:
+        """The slots copied into the warden's memory (enqueued right after its end event)."""
+        for snapshot, slot in zip(self.snapshots, self.shared.args[self.arg_count:]):
+            copy_by_kernel(snapshot, slot)
+
+    def _call(self) -> tuple:
+        """(reply, ms) of one call on a fresh set, and the set."""
+        start = _clock()
+        fresh = self._fresh()
+        who = None if self.who == "candidate" else self.who
+        if _plain_values(fresh) != self.plain:  # a value that is no tensor changed (TritonBench's
+            self._arm(fresh)  # inputs are a seed): armed anew
+        elif not self.gpu:
+            self._refill(fresh)
+        phases.add(f"{self.side}_prepare", _clock() - start)
+        if self.gpu:  # the values written only once the process has answered
+            reply, elapsed = self.timed.round_trip(self.key, who, before=lambda: self._refill(fresh),
+                                                   after=self._snapshot, flush=True)
+        else:
+            reply, elapsed = self.timed.round_trip(self.key, who)
+        if not reply["ok"]:
+            self.failed(reply)
+        phases.add(f"{self.side}_round_trip", elapsed / 1e3)
+        return reply, elapsed, fresh
+
+    def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
+        for _ in range(count):
+            self._call()
+
+    def sample(self, sampler, cover_cap_us=None) -> tuple:
+        reply, elapsed, fresh = self._call()
+        self.k += 1
+        if self.checking:
+            start = _clock()
+            self.after_call(reply, fresh)
+            phases.add(f"{self.side}_check", _clock() - start)
+        return max(elapsed - self.timed.overhead_ms - self.slot_copy_ms, FLOOR_MS), None, None, None
+
+    def after_call(self, reply: dict, fresh: tuple) -> bool:
+        """Whether the call's outputs agree with the reference's on its fresh inputs (read with
+        its process stopped) and its inputs are unchanged. Every contender is checked alike:
+        the warden's work between two calls is then the same before each side's call (a check
+        after the candidate's calls only had slowed the baselines' by 18%, KernelBenchX's
+        fixture on this project's CPU machine)."""
+        expected = self._expected(fresh)
+        return self._outputs_agree(reply.get("outputs"), expected) and self._inputs_unchanged(fresh)
+
+    def _expected(self, fresh: tuple) -> list:
+        from ..compare.compare import as_output_list
+        with torch.no_grad():
+            private = tuple(to_device(arg, self.job.device, fresh=True) for arg in fresh)
+            return [t.detach() for t in as_output_list(self.reference(*private))]
+
+    def _outputs_agree(self, described, expected: list) -> bool:
+        if self.gpu:  # the slots as the warden copied them right after its end event
+            outputs = self.snapshots if described == "slots" and len(expected) == len(self.snapshots) else None
+        elif isinstance(described, list) and len(described) == len(expected) and all(isinstance(d, dict) for d in described):
+            span = float(timing_setting(self.settings, "timed_output_span_factor"))
+            outputs = [read_output(self.timed.guest.pid, item, ref, span) for item, ref in zip(described, expected)]
+        else:
+            outputs = None
+        if outputs is None:
+            return False
+        # the correctness calls apply the tolerance itself; here an output made for other inputs
+        # (a cache, a replay, work not done by the time the clock stopped) is far outside it
+        factor = float(timing_setting(self.settings, "timed_output_tolerance_factor"))
+        atol = factor * float(self.case.get("atol") or 0.0)
+        rtol = factor * float(self.case.get("rtol") or 0.0)
+        for out, ref in zip(outputs, expected):
+            if out is None or out.shape != ref.shape or out.dtype != ref.dtype:
+                return False
+            stats = value_stats(out, ref, atol, rtol)
+            if stats.get("n_over_tol") or stats.get("nan_disagree") or stats.get("inf_disagree"):
+                return False
+        return True
+
+    def _inputs_unchanged(self, fresh: tuple) -> bool:
+        if self.inplace:
+            return True
+        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.call_args()), tensors_in(fresh)))
+
+    def charge_l2(self, sampler) -> None:
+        """On CUDA every persisting L2 line made normal again before the next sample (the
+        warden's context's call; the lines are the device's): the flush then evicts them too.
+        No persisting L2 on the CPU."""
+        if self.gpu and getattr(sampler, "l2", None) is not None:
+            sampler.l2.reset()
+
+    def inputs(self) -> list:
+        return self.shared.inputs
+
+    def release(self) -> None:
+        self.timed.ask({"op": "drop", "key": self.key})
+        self.shared.close()
+
+
+class WardenTimedCandidate(WardenTimedContender):
+    """The candidate: each timed call's outputs read out of its stopped guest and compared with
+    the reference's on the same fresh inputs, its inputs checked unchanged, its processes
+    beside it counted."""
+
+    def __init__(self, job, timed: TimedGuest, case: dict, key: str, where: dict, inplace: bool):
+        self.checks = self.mismatches = 0
+        self.beside = 0  # the most processes of the guest's parked after one timed call
+        super().__init__("candidate", job, timed, case, key,
+                         lambda header, fds: job.ask(header, fds, stage="timing", where=where)[0], inplace)
+
+    def failed(self, reply: dict):
+        raise GuestCallFailed(reply)
+
+    def after_call(self, reply: dict, fresh: tuple) -> bool:
+        self.beside = max(self.beside, self.timed.parked_last)
+        self.checks += 1
+        agrees = super().after_call(reply, fresh)
+        if not agrees:
+            self.mismatches += 1
+        return agrees
+
+    def release(self) -> None:
+        self.timed.resume()  # the job drops the candidate's case itself
+        self.shared.close()
+
+    def check_fields(self) -> dict:
+        fields = {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
+                  "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
+                  "processes_beside": self.beside}
+        if self.gpu:
+            fields["slot_copy_ms"] = self.slot_copy_ms
+            fields["host_synchronizing"] = self.timed.opens_first(self.key)
+        return fields
