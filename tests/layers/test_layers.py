@@ -7,8 +7,11 @@ that sees only the headers of the libraries it links, declared lowest first
 checks what could go around it.
 runner/: no module imports, at any depth of a function, a module that imports it back.
 KNOWN_CYCLES lists what is still to untangle; the test also fails once a listed one is gone, so
-the list only shrinks. keval_runner never imports keval_adapters: a native task's evaluation key
-follows keval_runner's code alone, and a peer task's that code and its own adapter's
+the list only shrinks. keval_runner's subpackages are layered (RUNNER_TIERS,
+docs/decisions/0027-runner-packages-by-concept.md): a module imports its own package and those
+of lower tiers only, and the package's top holds only the process tree's start. keval_runner
+never imports keval_adapters: a native task's evaluation key follows keval_runner's code alone,
+and a peer task's that code and its own adapter's
 (docs/decisions/0026-adapters-outside-the-runner.md); the adapters may import the runner.
 """
 import ast
@@ -18,6 +21,22 @@ import re
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 KNOWN_CYCLES = set()
+
+# keval_runner's subpackages, highest tier first. A module imports only its own package and the
+# packages of lower tiers; packages of one tier never import each other. The modules at the top
+# of keval_runner start the process tree (python -m keval_runner: the seed, a zygote) and may
+# import any package. A new subpackage fails until it is placed here.
+RUNNER_TIERS = [
+    ("jobs",),
+    ("warden",),
+    ("guest",),
+    ("timing",),
+    ("handoff",),
+    ("checks", "compare", "inputs", "interpreter", "sandbox"),
+    ("device",),
+    ("protocol",),
+]
+RUNNER_TOP = {"__init__", "__main__", "seed", "zygote", "warm_up"}
 
 
 def test_no_src_include_climbs_out_of_its_directory():
@@ -97,6 +116,67 @@ def test_no_import_cycle_among_runner_modules():
     new = cycles - KNOWN_CYCLES
     assert not new, "import cycles: " + "; ".join(" <-> ".join(sorted(c)) for c in new)
     assert cycles == KNOWN_CYCLES, f"untangled, drop from KNOWN_CYCLES: {KNOWN_CYCLES - cycles}"
+
+
+def runner_package(module: str):
+    """"guest" for keval_runner.guest.guest_process (and the package keval_runner.guest itself);
+    None for a module at the top of keval_runner."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] not in RUNNER_TOP) else None
+
+
+def tier_violations(modules: dict, tiers: list) -> list:
+    """"module imports target" for every import of a keval_runner module from a package of its
+    own tier or a higher one, or from the top of keval_runner."""
+    tier = {package: number for number, packages in enumerate(tiers) for package in packages}
+    found = []
+    for name, path in sorted(modules.items()):
+        own = runner_package(name) if name.startswith("keval_runner.") else None
+        if own is None:
+            continue
+        for target in sorted(imports_of(name, path, modules)):
+            if not target.startswith("keval_runner."):
+                continue
+            other = runner_package(target)
+            if other != own and (other is None or tier.get(other, -1) <= tier.get(own, -1)):
+                found.append(f"{name} imports {target}")
+    return found
+
+
+def test_every_runner_package_has_its_tier():
+    root = REPO / "runner" / "keval_runner"
+    packages = {path.parent.name for path in root.glob("*/__init__.py")}
+    placed = {package for packages in RUNNER_TIERS for package in packages}
+    assert packages == placed, (f"keval_runner subpackages without a tier: {sorted(packages - placed)}; "
+                                f"tiers naming no package: {sorted(placed - packages)} (RUNNER_TIERS)")
+    top = {path.stem for path in root.glob("*.py")}
+    assert top <= RUNNER_TOP, (f"modules at the top of keval_runner: {sorted(top - RUNNER_TOP)}; "
+                               "put each in the package of its concept")
+
+
+def test_runner_packages_import_only_their_own_and_lower_tiers():
+    found = tier_violations(runner_modules(), RUNNER_TIERS)
+    assert not found, "imports up or across keval_runner's tiers (RUNNER_TIERS): " + "; ".join(found)
+
+
+def test_the_tier_check_finds_an_import_up_and_across(tmp_path):
+    files = {"keval_runner/__init__.py": "", "keval_runner/zygote.py": "from .guest import guest\n",
+             "keval_runner/guest/__init__.py": "", "keval_runner/guest/guest.py": "from ..device import gate\n",
+             "keval_runner/device/__init__.py": "",
+             "keval_runner/device/gate.py": "def f():\n    from ..guest import guest\n",
+             "keval_runner/checks/__init__.py": "", "keval_runner/checks/watch.py": "from ..inputs.draw import x\n",
+             "keval_runner/inputs/__init__.py": "", "keval_runner/inputs/draw.py": "from .. import zygote\n"}
+    modules = {}
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        parts = list(pathlib.Path(name).with_suffix("").parts)
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    assert tier_violations(modules, [("guest",), ("checks", "inputs"), ("device",)]) == [
+        "keval_runner.checks.watch imports keval_runner.inputs.draw",
+        "keval_runner.device.gate imports keval_runner.guest.guest",
+        "keval_runner.inputs.draw imports keval_runner.zygote"]
 
 
 def adapter_imports(root: pathlib.Path) -> list:

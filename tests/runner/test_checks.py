@@ -176,6 +176,34 @@ def test_tamper_watch_reports_once_and_restores():
                                    "dtype": "float32", "seed": 3})]
 
 
+def test_every_runner_name_the_watch_and_the_snapshot_list_exists():
+    """The watch skips a name it cannot resolve, and the snapshot drops a CHANGING name it never
+    meets: a runner module moved or renamed would leave its names unwatched without a word."""
+    import importlib
+
+    from keval_runner.checks import tamper_snapshot
+
+    missing = []
+    for module_name, path in checks.WATCHED:
+        if module_name.split(".")[0] == "keval_runner":
+            module = importlib.import_module(module_name)
+            if checks._resolve(module, path) is checks._MISSING:
+                missing.append(f"{module_name}.{path}")
+    for name in tamper_snapshot.CHANGING:
+        parts = name.split(".")
+        found = False
+        for cut in range(len(parts) - 1, 0, -1):
+            try:
+                module = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            found = checks._resolve(module, ".".join(parts[cut:])) is not checks._MISSING
+            break
+        if not found:
+            missing.append(name)
+    assert not missing, "runner names that resolve to nothing: " + ", ".join(missing)
+
+
 def test_foreign_output_types_names_subclasses():
     class Wrapped(torch.Tensor):
         pass
