@@ -4,6 +4,10 @@ The child (`python -m MODULE IN OUT`) answers one JSON line per job of IN, in or
 writes nothing for `seconds` (plus `startup` for a child's first job, which imports torch and
 Triton), or dies, the job it was on gets `{"why": "timeout"}` (or `"child_died"`) and a new
 child takes up the rest: a program that hangs or kills its process costs its own job only. Results are cached in a JSON-lines file by the jobs' `key`.
+
+A dataset's programs may be model-written, so the child confines itself before the first job: a
+network namespace of its own (no connection leaves it) and bounded file sizes and descriptors.
+It still runs as the invoking user (docs/trust.md says what that leaves).
 """
 
 import json
@@ -68,7 +72,7 @@ def run(jobs: list, module: str, seconds: float, cache=None, env=None, startup: 
                     f.writelines(json.dumps(job) + "\n" for job in todo)
                 if os.path.exists(out):
                     os.remove(out)
-                child_env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "runner"), **(env or {}))
+                child_env = {**os.environ, "PYTHONPATH": os.path.join(REPO, "runner"), **(env or {})}
                 child = subprocess.Popen([sys.executable, "-m", module, source, out], env=child_env,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
                 answers, done, size, last, why = _Answers(out), 0, 0, time.monotonic(), None
@@ -96,8 +100,23 @@ def run(jobs: list, module: str, seconds: float, cache=None, env=None, startup: 
     return found
 
 
+CHILD_LIMITS = {"fsize_bytes": 1 << 28, "nofile": 1024}
+
+
+def confine() -> list:
+    """The child's confinement (see above); returns what could not be applied."""
+    from keval_runner.sandbox.sandbox import apply_rlimits, isolate_network
+
+    warnings = []
+    isolate_network(False, warnings)
+    apply_rlimits(CHILD_LIMITS, warnings)
+    return warnings
+
+
 def serve(source: str, out: str, answer) -> None:
     """The child's loop: `answer(job)` for each job of `source`, one line each to `out`."""
+    for warning in confine():
+        print(f"keval_dataset: {warning}", file=sys.stderr)
     with open(source, encoding="utf-8") as f, open(out, "a", encoding="utf-8") as sink:
         for line in f:
             job = json.loads(line)
