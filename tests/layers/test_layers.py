@@ -1,10 +1,12 @@
 """The code's layers hold where the build cannot see: no import cycle among runner modules, and
 no src/ include that goes around the layers' libraries.
 
-src/ (docs/decisions/0001-layers-as-cmake-libraries.md): each directory is a CMake library
-that sees only the headers of the libraries it links, declared lowest first
-(cmake/keval_layer.cmake), so an include up the layers or in a circle fails the build; this only
-checks what could go around it.
+src/ (docs/decisions/0001-layers-as-cmake-libraries.md): each directory is a CMake library that
+sees only the headers of the libraries it links, declared lowest first (cmake/keval_layer.cmake),
+so an include up the layers or in a circle fails the build; this checks what could go around it,
+and that a library's declared links are exactly the libraries its files include (a link no file
+needs, or one seen only through another library, would make the layers in CMakeLists.txt say
+less than the code).
 runner/: no module imports, at any depth of a function, a module that imports it back.
 KNOWN_CYCLES lists what is still to untangle; the test also fails once a listed one is gone, so
 the list only shrinks. keval_runner's subpackages are layered (RUNNER_TIERS,
@@ -50,6 +52,85 @@ def test_no_src_include_climbs_out_of_its_directory():
             if re.match(r'\s*#\s*include\s*[<"][^>"]*\.\./', line):
                 climbing.append(f"{path.relative_to(REPO)}:{number}")
     assert not climbing, "includes by a path that climbs out of the directory: " + ", ".join(climbing)
+
+
+def declared_libraries(cmake_lists: str) -> dict:
+    """Each keval_layer(NAME ...) of CMakeLists.txt: NAME -> (DEPS, TEST_DEPS)."""
+    libraries = {}
+    for call in re.findall(r"^keval_layer\(([^()]*)\)", cmake_lists, flags=re.M):
+        name, *words = call.split()
+        lists, current = {"DEPS": set(), "TEST_DEPS": set()}, None
+        for word in words:
+            if re.fullmatch(r"[A-Z_]+", word):
+                current = word
+            elif current in lists:
+                lists[current].add(word)
+        libraries[name] = (lists["DEPS"], lists["TEST_DEPS"])
+    return libraries
+
+
+def included_libraries(src: pathlib.Path, name: str, libraries) -> tuple:
+    """The other libraries that NAME's files include: (by its sources and headers, by its tests
+    alone). A header belongs to the library whose folder is the longest prefix of its path."""
+    def owner(header):
+        return max((lib for lib in libraries if header.startswith(lib + "/")), key=len, default=None)
+
+    own, tests = set(), set()
+    for path in sorted((src / name).rglob("*")):
+        if path.suffix not in (".h", ".cc"):
+            continue
+        for header in re.findall(r'^\s*#\s*include\s*"([^"]+)"', path.read_text(), flags=re.M):
+            library = owner(header)
+            if library and library != name:
+                (tests if path.name.endswith("_test.cc") else own).add(library)
+    return own, tests - own
+
+
+def link_problems(root: pathlib.Path) -> list:
+    libraries = declared_libraries((root / "CMakeLists.txt").read_text())
+    problems = []
+    for name, (deps, test_deps) in libraries.items():
+        own, tests = included_libraries(root / "src", name, libraries)
+        for what, declared, included in (("DEPS", deps, own), ("TEST_DEPS", test_deps, tests)):
+            if missing := sorted(included - declared):
+                problems.append(f"src/{name} includes {', '.join(missing)} without {what} naming it")
+            if unused := sorted(declared - included):
+                problems.append(f"src/{name}'s {what} name {', '.join(unused)}, which no file includes")
+    return problems
+
+
+def test_every_library_links_exactly_what_it_includes():
+    problems = link_problems(REPO)
+    assert not problems, "CMakeLists.txt's keval_layer links and the includes differ: " + "; ".join(problems)
+
+
+def test_the_link_check_finds_a_missing_and_an_unused_link(tmp_path):
+    (tmp_path / "CMakeLists.txt").write_text(
+        "keval_layer(common LAYER 1)\n"
+        "keval_layer(engine/jobs LAYER 4 DEPS common)\n"
+        "keval_layer(engine/session LAYER 4 DEPS common engine/jobs TEST_DEPS common\n"
+        "  LINK Threads::Threads)\n")
+    for folder in ("common", "engine/jobs", "engine/session"):
+        (tmp_path / "src" / folder).mkdir(parents=True)
+    (tmp_path / "src/common/near.h").write_text("#pragma once\n")
+    (tmp_path / "src/engine/jobs/job_plan.h").write_text('#include "engine/jobs/evaluator.h"\n')
+    (tmp_path / "src/engine/session/run_session.cc").write_text(
+        '#include "engine/session/run_session.h"\n#include "engine/jobs/job_plan.h"\n')
+    (tmp_path / "src/engine/session/run_session_test.cc").write_text('#include "engine/jobs/job_plan.h"\n')
+    assert link_problems(tmp_path) == [
+        "src/engine/jobs's DEPS name common, which no file includes",
+        "src/engine/session's DEPS name common, which no file includes",
+        "src/engine/session's TEST_DEPS name common, which no file includes",
+    ]
+    (tmp_path / "src/engine/jobs/evaluator.cc").write_text('#include "common/near.h"\n')
+    (tmp_path / "src/engine/session/work_root.cc").write_text(
+        '#include "common/near.h"\n#include "engine/jobs/job_plan.h"\n')
+    (tmp_path / "src/engine/session/work_root_test.cc").write_text('#include "common/near.h"\n')
+    (tmp_path / "src/common/near.cc").write_text('#include "engine/jobs/job_plan.h"\n')
+    assert link_problems(tmp_path) == [
+        "src/common includes engine/jobs without DEPS naming it",
+        "src/engine/session's TEST_DEPS name common, which no file includes",
+    ]
 
 
 def strongly_connected(graph: dict) -> list:
