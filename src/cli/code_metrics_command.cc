@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "engine/code_metrics.h"
+#include "engine/session/code_metrics.h"
 #include "report/generation_summary.h"
 #include "suite/adapters/peer_source.h"
 

@@ -40,7 +40,8 @@ std::string suite_label(const std::string& suite_arg);
 // KEVAL_PYTHON for this process and its children. Nothing when empty.
 void use_python(const std::string& python);
 
-// --max-seconds, --max-samples and --min-samples of run, validate and sweep (engine/run_session.h's RunOptions).
+// --max-seconds, --max-samples and --min-samples of run, validate and sweep
+// (engine/settings/run_options.h's RunOptions).
 void add_timing_limit_options(CLI::App* cmd, struct RunOptions* options);
 
 // --baseline of run and validate: a comma list of golden, eager, compile into `baselines`.

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "engine/runner_process.h"
+#include "engine/runner/runner_process.h"
 
 namespace keval {
 namespace {

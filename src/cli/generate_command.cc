@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "engine/python_tool.h"
+#include "engine/runner/python_tool.h"
 #include "suite/adapters/peer_source.h"
 #include "suite/suite.h"
 

@@ -2,11 +2,11 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "suite/adapters/peer_source.h"
-#include "engine/golden_record.h"
 #include "cli/unjudged.h"
-#include "engine/run_session.h"
+#include "engine/results/golden_record.h"
+#include "engine/session/run_session.h"
 #include "submission/submission.h"
+#include "suite/adapters/peer_source.h"
 
 namespace keval {
 

@@ -1,8 +1,9 @@
-// keval merge: the output folders of `keval run --shard I/N` become one (engine/merge_outputs.h).
+// keval merge: the output folders of `keval run --shard I/N` become one
+// (engine/results/merge_outputs.h).
 #include <iostream>
 
 #include "cli/commands.h"
-#include "engine/merge_outputs.h"
+#include "engine/results/merge_outputs.h"
 
 namespace keval {
 

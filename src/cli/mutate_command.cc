@@ -7,9 +7,9 @@
 
 #include "cli/commands.h"
 #include "cli/unjudged.h"
-#include "engine/python_tool.h"
-#include "engine/run_interruption.h"
-#include "engine/run_session.h"
+#include "engine/runner/python_tool.h"
+#include "engine/runner/run_interruption.h"
+#include "engine/session/run_session.h"
 #include "suite/adapters/peer_source.h"
 #include "suite/suite.h"
 

@@ -1,10 +1,10 @@
 // keval rejudge OUT: a finished run's stored facts judged again under a scaled tolerance
-// (engine/rejudge.h), with no GPU and no runner.
+// (engine/results/rejudge.h), with no GPU and no runner.
 #include <cmath>
 #include <iostream>
 
 #include "cli/commands.h"
-#include "engine/rejudge.h"
+#include "engine/results/rejudge.h"
 #include "report/result_table.h"
 #include "store/store.h"
 

@@ -2,7 +2,7 @@
 #include <filesystem>
 
 #include "cli/commands.h"
-#include "engine/python_tool.h"
+#include "engine/runner/python_tool.h"
 
 namespace keval {
 

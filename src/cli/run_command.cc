@@ -4,11 +4,11 @@
 #include "cli/commands.h"
 #include "cli/unjudged.h"
 #include "common/out_folder.h"
-#include "suite/adapters/peer_source.h"
-#include "engine/run_interruption.h"
-#include "engine/run_session.h"
-#include "engine/shard.h"
+#include "engine/resume/shard.h"
+#include "engine/runner/run_interruption.h"
+#include "engine/session/run_session.h"
 #include "report/result_table.h"
+#include "suite/adapters/peer_source.h"
 
 namespace keval {
 

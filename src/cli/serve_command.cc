@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "engine/out_lock.h"
-#include "engine/work_root.h"
+#include "engine/results/out_lock.h"
+#include "engine/session/work_root.h"
 #include "serve/http_server.h"
 #include "serve/preset.h"
 #include "serve/run_batch_evaluator.h"

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "engine/merge_outputs.h"
+#include "engine/results/merge_outputs.h"
 #include "slurm/array_submission.h"
 #include "submission/submission.h"
 #include "suite/adapters/peer_source.h"

@@ -5,7 +5,7 @@
 #include "cli/commands.h"
 #include "cli/dataset_tool.h"
 #include "cli/unjudged.h"
-#include "engine/run_session.h"
+#include "engine/session/run_session.h"
 #include "report/result_table.h"
 #include "submission/submission.h"
 #include "suite/adapters/peer_source.h"

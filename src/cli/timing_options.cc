@@ -1,7 +1,7 @@
 // --max-seconds, --max-samples and --min-samples: how long each case is timed; --baseline: against what
 // (commands.h).
 #include "cli/commands.h"
-#include "engine/run_session.h"
+#include "engine/session/run_session.h"
 
 namespace keval {
 

@@ -1,6 +1,6 @@
 #include "cli/unjudged.h"
 
-#include "engine/run_interruption.h"
+#include "engine/runner/run_interruption.h"
 
 namespace keval {
 

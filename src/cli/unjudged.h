@@ -2,7 +2,7 @@
 // What a command says and returns when the run left submissions unjudged by a harness fault.
 #include <ostream>
 
-#include "engine/run_session.h"
+#include "engine/session/run_session.h"
 
 namespace keval {
 

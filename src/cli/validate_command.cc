@@ -4,13 +4,13 @@
 
 #include "cli/commands.h"
 #include "cli/unjudged.h"
-#include "suite/adapters/peer_source.h"
-#include "engine/run_session.h"
+#include "engine/session/run_session.h"
 #include "report/result_table.h"
 #include "report/status_report.h"
 #include "report/status_sources.h"
 #include "submission/content_hash.h"
 #include "submission/file_text.h"
+#include "suite/adapters/peer_source.h"
 
 namespace keval {
 

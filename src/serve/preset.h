@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/run_options.h"
+#include "engine/settings/run_options.h"
 
 namespace keval {
 

@@ -3,7 +3,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "engine/run_paths.h"
+#include "engine/settings/run_paths.h"
 #include "serve/preset.h"
 
 namespace keval {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <ostream>
 
-#include "engine/run_session.h"
+#include "engine/session/run_session.h"
 #include "serve/batch_evaluator.h"
 #include "suite/suite.h"
 

@@ -1,12 +1,13 @@
 """The code's layers hold where the build cannot see: no import cycle among runner modules, and
 no src/ include that goes around the layers' libraries.
 
-src/ (docs/decisions/0001-layers-as-cmake-libraries.md): each directory is a CMake library that
-sees only the headers of the libraries it links, declared lowest first (cmake/keval_layer.cmake),
-so an include up the layers or in a circle fails the build; this checks what could go around it,
-and that a library's declared links are exactly the libraries its files include (a link no file
-needs, or one seen only through another library, would make the layers in CMakeLists.txt say
-less than the code).
+src/ (docs/decisions/0001-layers-as-cmake-libraries.md): each directory (each folder of
+src/engine, docs/decisions/0028-engine-by-concern.md) is a CMake library that sees only the
+headers of the libraries it links, declared lowest first (cmake/keval_layer.cmake), so an include
+up the layers or in a circle fails the build; this checks what could go around it, and that a
+library's declared links are exactly the libraries its files include (a link no file needs, or
+one seen only through another library, would make the layers in CMakeLists.txt say less than the
+code).
 runner/: no module imports, at any depth of a function, a module that imports it back.
 KNOWN_CYCLES lists what is still to untangle; the test also fails once a listed one is gone, so
 the list only shrinks. keval_runner's subpackages are layered (RUNNER_TIERS,

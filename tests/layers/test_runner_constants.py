@@ -62,7 +62,7 @@ def test_every_numeric_constant_of_the_runner_is_listed_with_a_reason():
         "new numeric constants in runner/keval_runner: "
         + ", ".join(f"{name} (line {found[name]})" for name in new)
         + ". A number that decides a verdict, a threshold or a statistic is the controller's: move it into "
-        "its policy (src/judge/judge_policy.h, src/engine/run_settings.h) and send it in the request. "
+        "its policy (src/judge/judge_policy.h, src/engine/settings/run_settings.h) and send it in the request. "
         f"Otherwise list it in tests/layers/{ALLOW_LIST.name} with a one-line reason.")
 
 

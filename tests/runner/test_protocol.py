@@ -188,7 +188,7 @@ def test_children_die_with_the_zygote(fresh_runner, jobs):
 
 
 def test_zygotes_die_with_their_seed_idle_or_in_a_job(jobs):
-    """The seed dies with keval (its death signal, src/engine/runner_exec.cc); its zygotes then
+    """The seed dies with keval (its death signal, src/engine/runner/runner_exec.cc); its zygotes then
     get SIGTERM (seed.py) and leave, one idle with its stdin still open (no EOF tells it), one
     ending its job's warden and guest first. The test's seed: this one is killed."""
     seed = RunnerSeed()

@@ -32,7 +32,7 @@ def read_results(out):
 
 
 def shard_of(task, code, count):
-    """keval's rule (src/engine/shard.cc): the content hash's first 64 bits modulo N."""
+    """keval's rule (src/engine/resume/shard.cc): the content hash's first 64 bits modulo N."""
     digest = hashlib.sha256((task + "\n" + code).encode()).hexdigest()
     return int(digest[:16], 16) % count
 
