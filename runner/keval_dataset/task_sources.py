@@ -2,7 +2,7 @@
 checked against the record's `suite_version` before their reference is written into a row.
 
 A record names its suite as the user gave it (`keval` for suites/keval) and the fingerprint of
-the task's defining files when it was judged (src/engine/record_context.cc). A task edited since
+the task's defining files when it was judged (src/engine/results/record_context.cc). A task edited since
 has another fingerprint: its reference would not be the one the candidate was judged against, so
 the row keeps the code alone and says why.
 """
@@ -17,7 +17,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
 def fingerprint(task_dir: str, version: int) -> str:
-    """As task_fingerprint() in src/engine/record_context.cc: "v<version>-<12 hex>"."""
+    """As task_fingerprint() in src/engine/results/record_context.cc: "v<version>-<12 hex>"."""
     defining = b""
     for name in FINGERPRINTED:
         path = os.path.join(task_dir, name)

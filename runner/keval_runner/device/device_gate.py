@@ -1,4 +1,4 @@
-"""The job's side of the controller's device gate (src/engine/device_gate.h): a job uses the
+"""The job's side of the controller's device gate (src/engine/devices/device_gate.h): a job uses the
 GPU with a share of it (DeviceGateShare), and a timing job has it alone only while it measures
 (DeviceGateAlone).
 

@@ -2,7 +2,7 @@
 it through the driver.
 
 Slots share a GPU, so an honest submission's call can run out of memory because of the other
-slots' jobs; the controller then retries its job alone (src/engine/device_memory.h). The
+slots' jobs; the controller then retries its job alone (src/engine/devices/device_memory.h). The
 guest's word cannot decide that (a raised "CUDA out of memory" would stop every other job on
 the GPU and shrink the run's slots), so the warden asks the driver for the device's free
 memory right after the failed call, in its own context, and reports the free share; the

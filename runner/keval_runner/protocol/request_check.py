@@ -3,7 +3,7 @@
 The zygote checks every request before it forks (`request_problem`), so the job's code reads
 a request whose fields have the schema's types. The schema also holds the defaults of the
 settings a request may leave out (`TIMING_DEFAULTS`): the controller sends every one of them
-(src/engine/run_settings.h), the runner's own callers (tests, bench/) may not.
+(src/engine/settings/run_settings.h), the runner's own callers (tests, bench/) may not.
 """
 
 import json
