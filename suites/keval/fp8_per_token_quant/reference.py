@@ -53,5 +53,13 @@ def make_inputs(case, dtype, seed):
         rows = torch.arange(0, T, 4, device=dev)
         cols = torch.randint(0, H, (rows.numel(), 3), generator=g, device=dev)
         x[rows[:, None], cols] *= 1e3
+    if case.get("huge"):
+        # a power of two: the same q, every scale 2**20 larger (bfloat16 only)
+        x = x * 2.0**20
+    if case.get("edge_peaks"):
+        # each row's largest magnitude at its first or last column (the zero row stays zero)
+        x[0::2, 0] = 8.0
+        x[1::2, -1] = -8.0
+        x[T // 3] = 0.0
     xf = _safe_for_fp8_rounding(x.to(dtype).float(), dtype)
     return (xf.to(dtype).to(dev),)

@@ -19,4 +19,8 @@ def make_inputs(case, dtype, seed):
         x[rows // 4, cols // 3] = 3e4
         x[rows // 2] = 0.0
         x[rows // 2 + 1] *= 1e-3
+    if case.get("edge_peaks"):
+        # each row's largest magnitude at its first or last column
+        x[0::2, 0] = 1e3
+        x[1::2, -1] = -1e3
     return x.to(dtype).to(dev), 1e-12

@@ -62,6 +62,13 @@ def make_inputs(case, dtype, seed):
         idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         sign = torch.randint(0, 2, (idx.numel(),), generator=g, device=dev) * 2 - 1
         flat[idx] = sign * (900 + 100 * torch.rand(idx.numel(), generator=g, device=dev))
+    if case.get("edge_peaks"):
+        # y ~ 144 at each row's first column, far above the rest of the row
+        gate[:, 0] = 12.0
+        up[:, 0] = 12.0
     gate = gate.to(dtype).float()
     up = _safe_for_fp8_rounding(gate, up.to(dtype).float(), dtype)
+    if case.get("zero_row"):
+        # y = 0 across a row: the scale is the 1e-12 floor
+        up[T // 3] = 0.0
     return (torch.cat((gate, up), dim=1).to(dtype).to(dev),)

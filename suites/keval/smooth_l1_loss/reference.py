@@ -18,5 +18,7 @@ def make_inputs(case, dtype, seed):
         flat = x.view(-1)
         idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e3
+    if case.get("shifted"):
+        x, y = x + 1000, y + 1000
     # beta other than the default 1.0, so a hard-coded threshold is caught
     return x.to(dtype).to(dev), y.to(dtype).to(dev), 0.5
