@@ -16,6 +16,8 @@ def make_inputs(case, dtype, seed):
     if case.get("outliers"):
         x[0::4] += 500  # large offsets: bfloat16 steps of 2-4 near the top
         x[1::4] *= 30   # wide rows: logits up to ~200
+    if case.get("negative"):
+        x -= 500  # every logit negative, the top_k-th largest too
     x = x.to(dtype).float()
     # a clear boundary: every value below the top_k-th largest t is pushed to at most
     # t - (0.05 + 3% of |t|), so the top_k set is unique whatever the rounding
