@@ -151,8 +151,9 @@ PY
           # the warden's own CUDA clock (docs/trust.md): which primitive orders two processes'
           # streams here, its parts alone, A/A of the core tasks' goldens under each clock, the
           # forging cases with the warden's clock
-          { timeout 150 $KEVAL_PYTHON bench/cross_process_sync.py --samples 200
-            timeout 100 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 40
+          # (each part cut short enough that the step, at STEP_TIMEOUT=100, fits one 600 s call)
+          { timeout 120 $KEVAL_PYTHON bench/cross_process_sync.py --samples 100 --limit-s 15
+            timeout 60 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 30
             for clock in warden guest; do rm -rf "/tmp/kv-aa-$clock"
               KEVAL_CUDA_CLOCK=$clock $T $KEVAL_PYTHON bench/aa_bias.py --suite suites/keval --tasks "$CORE" --device cuda \
                 --jobs "$JOBS" --out "/tmp/kv-aa-$clock" > "$LOG/warden-clock-aa-$clock.txt" 2>&1
