@@ -19,8 +19,9 @@ import linecache
 import math
 import os
 import sys
-import tomllib
 import types
+
+from .task_sources import KevalTask
 
 DEFAULT_WARPS = 4
 DEFAULT_STAGES = 3  # Triton's CUDA defaults
@@ -137,9 +138,8 @@ class TaskInputs:
     """A keval task folder's entry and fake inputs per (case, dtype)."""
 
     def __init__(self, task_dir: str):
-        with open(os.path.join(task_dir, "task.toml"), "rb") as f:
-            self.toml = tomllib.load(f)
-        self.entry = self.toml.get("entry", self.toml.get("name"))
+        task = KevalTask(task_dir)
+        self.toml, self.entry = task.toml, task.entry
         self.reference = _load_file(f"_keval_ref_{os.path.basename(task_dir)}", os.path.join(task_dir, "reference.py"))
 
     def case_params(self, case: str) -> dict:

@@ -9,6 +9,7 @@ features of the problem's rows (the programs one is asked to rank), never their 
 
 import math
 import os
+import statistics
 
 from . import compile_table
 from .compiled_features import compiled_features, names as compiled_names
@@ -35,11 +36,8 @@ def golden_rows(rows: list) -> dict:
 
 
 def _median(values: list) -> float:
-    values = sorted(v for v in values if not math.isnan(v))
-    if not values:
-        return float("nan")
-    middle = len(values) // 2
-    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+    values = [v for v in values if not math.isnan(v)]
+    return statistics.median(values) if values else float("nan")
 
 
 def centred(X, names: list, problems: list):
