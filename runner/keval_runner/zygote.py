@@ -18,6 +18,7 @@ import time
 from .sandbox import sandbox
 from .protocol.messages import MessageWriter, clip, write_all
 from .protocol.request_check import request_problem
+from .protocol.request_lines import RequestLines
 
 DRAIN_SECONDS = 2.0  # after the clean-up, how long output still in the pipes is read
 
@@ -108,6 +109,7 @@ class Zygote:
         self.controller_pid = parent_pid
         self.job_pid = None  # the running job's child, also its process group; None between jobs
         self.sweep_uid = None
+        self.request_lines = None  # set by serve(); a forked job zeroes the line it came from
         from .inputs.shared_inputs import SharedInputs  # imports torch: only after import_toolkit
 
         self.shared_inputs = SharedInputs()
@@ -261,6 +263,8 @@ class Zygote:
             raise
         if pid == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the zygote's handler is not the job's
+            if self.request_lines is not None:
+                self.request_lines.forget()  # the job has the request parsed; the guest gets neither
             os.dup2(out_write, 1)
             os.dup2(err_write, 2)
             keep = {message_write, sync_write}
@@ -336,9 +340,9 @@ def serve(torch, triton, protocol_fd: int, parent_pid: int) -> int:
         zygote.leave_orphaned()  # it died before the line above
     zygote.writer("").send("ready", pid=os.getpid(), python=platform.python_version(),
                            torch=torch.__version__, triton=triton.__version__)
-    stdin = sys.stdin.buffer
+    zygote.request_lines = RequestLines(sys.stdin.buffer)
     while True:
-        raw = stdin.readline()
+        raw = zygote.request_lines.next()
         if not raw:
             return 0  # the controller closed our stdin
         if not zygote.handle(raw):

@@ -4,7 +4,7 @@ import os
 
 import torch
 
-from runner_harness import FIXTURES, case, of_type, only
+from runner_harness import FIXTURES, case, of_type, only, work_file
 
 
 def calls(messages):
@@ -162,3 +162,14 @@ def test_broken_reference_module_is_a_task_error_not_the_candidates(runner, jobs
 def test_unknown_dtype_is_an_inputs_error(runner, jobs):
     error = only(runner.run(jobs.candidate("correct", cases=[case(dtype="float8", seeds=[1])])), "error")
     assert error["stage"] == "inputs" and "float8" in error["message"]
+
+
+def test_the_stack_a_guest_inherits_holds_no_request_text_with_seeds(runner, jobs):
+    # The zygote's raw request line (every case's seed) sits in the outer frames of the stack
+    # the guest is forked on: it must be zeroed before any code of the submission runs.
+    request = jobs.candidate("walks_frames", cases=[case(seeds=[424242, 535353])])
+    messages = runner.run(request)
+    stdout = work_file(request, "stdout.txt")
+    assert "WALKED" in stdout, stdout
+    assert "LEAK" not in stdout and "424242" not in stdout, stdout
+    assert all(c["ok"] for c in calls(messages))
