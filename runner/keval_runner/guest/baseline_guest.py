@@ -21,7 +21,7 @@ import torch
 from ..timing import cpu_pinning
 from ..sandbox import sandbox
 from .guest_channel import Channel, ChannelError
-from .guest_process import GuestProcess
+from .guest_process import GuestGone, GuestProcess
 from ..inputs.baseline_loading import load_baselines
 from .guest_timed_call import CALIBRATION_KEY, TimedCalls, null_call
 from ..protocol.request_check import warden_clocks_cuda
@@ -115,12 +115,12 @@ def start(baselines: list, device: torch.device = torch.device("cpu"), request=N
             if os.getppid() != warden:
                 os.kill(os.getpid(), signal.SIGKILL)
             warden_end.close()
+            if os.environ.get("KEVAL_STACKS_AFTER_S"):  # armed first: a device's start can hang too
+                import faulthandler
+                faulthandler.dump_traceback_later(float(os.environ["KEVAL_STACKS_AFTER_S"]) + 1, exit=False)
             if device.type == "cuda":
                 torch.cuda.set_device(device.index or 0)
                 torch.zeros(1, device=device)  # its context, before any buffer of the warden's is mapped
-            if os.environ.get("KEVAL_STACKS_AFTER_S"):
-                import faulthandler
-                faulthandler.dump_traceback_later(float(os.environ["KEVAL_STACKS_AFTER_S"]) + 1, exit=False)
             _serve(own_end, dict(baselines), device, request)
         except ChannelError:
             code = 3
@@ -131,5 +131,9 @@ def start(baselines: list, device: torch.device = torch.device("cpu"), request=N
             os._exit(code)
     own_end.close()
     process = GuestProcess(pid, warden_end)
-    process.ready()
+    try:
+        process.ready()
+    except GuestGone as exc:
+        # keval's own process failed: a runner error, never the guest's death to mirror
+        raise RuntimeError(f"the baselines' process ended before it was ready ({exc}); its stderr is the job's") from exc
     return process

@@ -17,6 +17,8 @@ address it names, or in the slots when `done` is written) are a mismatch. The ou
 referenced here until the next `go` so their memory stays theirs while the warden reads it.
 """
 
+import os
+
 import torch
 
 from ..device import stream_flags
@@ -67,7 +69,8 @@ class TimedCalls:
         if self.words is not None:
             torch.cuda.current_stream().synchronize()
             self.words.close()
-        self.words = ClockWords(fds[0])
+        # its own copy of the descriptor: the caller closes the ones it received, after us
+        self.words = ClockWords(os.dup(fds[0]))
         self.words.close_fd()
         self.gate = self.words.register()
 

@@ -153,7 +153,6 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     The guest's end is mirrored: a guest that dies ends the warden the same way, no `done`.
     Returns the guest's reported peak GPU bytes (None when it gave none)."""
     device_environment(request)
-    dump_stacks_later()
     guest = GuestProcess.start(request, lambda: enter_guest_sandbox(request), close_fds=(message_fd,))
     # before `ready`: nothing of the submission has run, so nothing of it is outside
     guest.cgroup = GuestCgroup.create(str(os.getpid()))
@@ -165,6 +164,9 @@ def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
     try:
         # before the warden's CUDA context exists (a fork made after it could make none)
         baselines = baseline_guest.start_for(request)
+        # after the forks: a child arming faulthandler's watchdog while its parent's is armed
+        # waits forever for a thread it did not inherit (it hung the baselines' process)
+        dump_stacks_later()
         # The warden's CUDA context starts while the guest enters its sandbox and starts its
         # own: one after the other they took 0.99 s and 0.87 s of each KernelBenchX candidate
         # job on the H200.
