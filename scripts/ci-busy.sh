@@ -16,16 +16,25 @@ git clone -q "$repo" "$work/load" && git -C "$work/load" checkout -q "$commit"
 setsid bash -c 'n=0; while :; do n=$((n+1)); CI=true make -C "$1" test > "$1/../load-$n.log" 2>&1; echo "load run $n rc=$?" >> "$1/../load.txt"; done' \
   _ "$work/load" &
 load_pid=$!
-stop_load() { kill -TERM -- "-$load_pid" 2>/dev/null; sleep 2; kill -KILL -- "-$load_pid" 2>/dev/null; }
-trap stop_load EXIT
+run_pid=""
+stop_all() {  # the load, and the run under way when this script is stopped
+  for group in $load_pid $run_pid; do kill -TERM -- "-$group" 2>/dev/null; done
+  sleep 2
+  for group in $load_pid $run_pid; do kill -KILL -- "-$group" 2>/dev/null; done
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
 
 failed=0
 for i in $(seq 1 "$runs"); do
   dir="$work/run-$i"
   git clone -q "$repo" "$dir" && git -C "$dir" checkout -q "$commit"
   start=$(date +%s)
-  (cd "$dir" && CI=true bash .ci/run) > "$work/run-$i.log" 2>&1
+  setsid bash -c 'cd "$1" && CI=true bash .ci/run' _ "$dir" > "$work/run-$i.log" 2>&1 &
+  run_pid=$!
+  wait "$run_pid"
   rc=$?
+  run_pid=""
   echo "run $i: rc=$rc, $(( $(date +%s) - start )) s, $(grep -cE '^load run' "$work/load.txt" 2>/dev/null || echo 0) load runs finished so far"
   [ "$rc" = 0 ] || { failed=1; tail -n 30 "$work/run-$i.log"; }
 done

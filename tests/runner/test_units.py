@@ -641,27 +641,32 @@ def test_outputs_of_mixed_element_sizes_come_back_from_the_guest_whole():
         outputs_from_payload(described, payload + b"x")  # bytes beyond the described outputs
 
 
-def test_contenders_sample_in_turn_until_the_last_stops():
+def test_contenders_sample_in_turn_until_the_last_stops(monkeypatch):
     """A contender that converges first keeps its reason but goes on sampling while another
     still samples: a side sampled alone reads faster on the GPU than while the sides take
     turns, so it would bias the ratio."""
     import itertools
-    import time
 
+    from keval_runner.timing import interleaved_timing
     from keval_runner.timing.interleaved_timing import Contender, measure_interleaved
 
-    def sleeping(pauses):
+    # Calls advance a clock of the test's own: real sleeps on a busy machine stretch a 0 s
+    # pause toward a 20 ms one and make the restless side converge.
+    now = [0.0]
+    monkeypatch.setattr(interleaved_timing, "_clock", lambda: now[0])
+
+    def pausing(pauses):
         def prepare(k):
             pause = next(pauses)
 
             def call():
-                time.sleep(pause)
+                now[0] += pause
                 return torch.zeros(1)
             return call
         return prepare
 
-    steady = Contender("golden", sleeping(itertools.repeat(0.005)))  # spreads well under 50%
-    restless = Contender("candidate", sleeping(itertools.cycle([0.0, 0.02])))  # about 100%
+    steady = Contender("golden", pausing(itertools.repeat(0.005)))  # no spread
+    restless = Contender("candidate", pausing(itertools.cycle([0.0, 0.02])))  # about 100%
     settings = {"warmup": 0, "min_samples": 3, "max_samples": 9, "max_seconds": 30, "min_seconds": 0,
                 "target_rel_stdev": 0.5, "spread_share": 0}
     measure_interleaved([restless, steady], torch.device("cpu"), settings, clock=None)
