@@ -1,5 +1,6 @@
 #include "judge/judge.h"
 
+#include "judge/call_failure.h"
 #include "judge/expected_messages.h"
 #include "judge/fact_integrity.h"
 #include "judge/hidden_work_check.h"
@@ -10,25 +11,6 @@ namespace keval {
 namespace {
 
 using nlohmann::json;
-
-std::string error_text(const ErrorMessage& error) {
-  std::string text = where(error.at) + error.error_kind;
-  if (error.line) text += " at line " + std::to_string(*error.line);
-  if (!error.message.empty()) text += ": " + error.message;
-  return text;
-}
-
-bool is_compile_error(const std::string& kind) {
-  return kind == "SyntaxError" || kind == "IndentationError" || kind == "TabError" ||
-         kind.find("CompilationError") != std::string::npos || kind == "CompileTimeAssertionFailure";
-}
-
-// A call's exception: compiled or run. "OutOfBounds" is the CPU interpreter's bounds check
-// (runner/keval_runner/interpreter/interpreter_memcheck.py): a load or store outside the launch's tensors.
-Verdict call_error_verdict(const std::string& kind) {
-  if (kind == "OutOfBounds") return Verdict::kOutOfBounds;
-  return is_compile_error(kind) ? Verdict::kCompileError : Verdict::kRuntimeError;
-}
 
 std::optional<Judgement> judge_process_end(const JobOutcome& job, const std::string& who) {
   if (job.timed_out) {
@@ -51,12 +33,6 @@ std::string names_text(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string names_text(const std::vector<long long>& indices) {
-  std::string out;
-  for (long long index : indices) out += (out.empty() ? "" : ", ") + std::to_string(index);
-  return out;
-}
-
 // Hacks that make measurements lie: patched functions, foreign output types, cached outputs,
 // work outside the timed stream, writes outside an input's bounds.
 std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolicy& policy) {
@@ -65,14 +41,7 @@ std::optional<Judgement> judge_integrity(const JobOutcome& job, const JudgePolic
                                            " (during " + t.stage + ")"}};
   }
   for (const CallMessage& call : job.messages_of<CallMessage>()) {
-    if (!call.foreign_output_types.empty()) {
-      return Judgement{Verdict::kTampering, {where(call.at) + "outputs must be plain torch.Tensor, got " +
-                                             names_text(call.foreign_output_types)}};
-    }
-    if (!call.guard_violations.empty()) {
-      return Judgement{Verdict::kOutOfBounds, {where(call.at) + "wrote outside the bounds of input(s) " +
-                                               names_text(call.guard_violations) + " (guard bands changed)"}};
-    }
+    if (auto failure = call_integrity_failure(call)) return failure;
   }
   const std::vector<TimingMessage> timings = job.messages_of<TimingMessage>();
   for (const TimingMessage& timing : timings) {
@@ -153,9 +122,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
     return Judgement{Verdict::kCrash, {reason}};
   }
   for (const ErrorMessage& error : errors) {
-    if (error.stage != "call") continue;
-    if (error.error_kind == "NonTensorOutput") return Judgement{Verdict::kWrongShape, {error_text(error)}};
-    return Judgement{call_error_verdict(error.error_kind), {error_text(error)}};
+    if (error.stage == "call") return failed_call(error);
   }
   for (const ErrorMessage& error : errors) {
     if (error.stage == "profile") continue;  // informs only
@@ -166,13 +133,7 @@ std::optional<Judgement> judge_candidate(const JobOutcome& job, const JudgePolic
   bool any_kernel = false;
   std::string other;
   for (const CallMessage& call : calls) {
-    if (!policy.inplace && call.inputs_mutated) {
-      return Judgement{Verdict::kInputMutated,
-                       {where(call.at) + "the call changed its inputs (the task does not allow it)"}};
-    }
-    if (!policy.inplace && call.output_is_input) {
-      return Judgement{Verdict::kTampering, {where(call.at) + "an output aliases an input tensor"}};
-    }
+    if (auto failure = call_input_failure(call, policy.inplace)) return failure;
     if (!call.kernels.empty()) any_kernel = true;
     if (!call.other_kernels.empty() && other.empty()) other = json(call.other_kernels).dump();
   }

@@ -23,6 +23,13 @@ nlohmann::json interval_json(const std::optional<double>& low, const std::option
   return nlohmann::json::array({*low, *high});
 }
 
+nlohmann::json checks_json(const std::optional<std::vector<CaseCheck>>& checks) {
+  if (!checks) return nullptr;
+  nlohmann::json out = nlohmann::json::array();
+  for (const CaseCheck& check : *checks) out.push_back(check.to_json());
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json SubmissionResult::to_json() const {
@@ -64,7 +71,8 @@ nlohmann::json SubmissionResult::to_json() const {
           {"job_seconds", job_seconds},
           {"generation", generation},
           {"code_metrics", code_metrics},
-          {"cases", cases_json}};
+          {"cases", cases_json},
+          {"case_checks", checks_json(case_checks)}};
 }
 
 SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
@@ -114,6 +122,12 @@ SubmissionResult SubmissionResult::from_json(const nlohmann::json& j) {
     cr.reference_undefined = c.value("reference_undefined", 0LL);
     cr.baseline_ms = c.value("baseline_ms", std::map<std::string, double>{});
     r.cases.push_back(std::move(cr));
+  }
+  if (auto checks = j.find("case_checks"); checks != j.end() && checks->is_array()) {
+    r.case_checks.emplace();
+    for (const auto& check : *checks) {
+      if (check.is_object()) r.case_checks->push_back(CaseCheck::from_json(check));
+    }
   }
   return r;
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "judge/case_checks.h"
 #include "judge/verdict.h"
 
 namespace keval {
@@ -43,6 +44,8 @@ struct SubmissionResult {
   std::optional<double> time_ms, ref_time_ms;  // geometric means over cases
   std::optional<double> efficiency;            // geometric mean of the cases' (GPU only)
   std::vector<CaseResult> cases;
+  // Each call's correctness (judge/case_checks.h); null in a result judged before they were kept.
+  std::optional<std::vector<CaseCheck>> case_checks;
   std::vector<std::string> static_flags;  // informative findings of the static scan
   nlohmann::json job_seconds = nlohmann::json::object();  // per job: wall_s and phases (job_seconds.h)
   nlohmann::json generation;    // the submission's `keval generate` record, null otherwise

@@ -29,6 +29,10 @@ def test_merged_shards_equal_one_run_and_a_rerun_resumes(tmp_path, submissions_f
     assert "duplicate" in proc.stdout
     results = read_results(merged)
     assert [(r["id"], r["verdict"]) for r in results] == [(l["id"], single[l["id"]]) for l in lines]
+    # every row as its shard wrote it, its per-call checks too
+    checks = {r["id"]: r["case_checks"] for s in shards for r in read_results(s)}
+    assert all(isinstance(c, list) for c in checks.values()), checks
+    assert {r["id"]: r["case_checks"] for r in results} == checks
     summary = json.loads((merged / "summary.json").read_text())
     assert summary["n"] == len(lines)
     assert summary["verdict_counts"]["pass"] == sum(v == "pass" for k, v in single.items()
@@ -40,8 +44,10 @@ def test_merged_shards_equal_one_run_and_a_rerun_resumes(tmp_path, submissions_f
     with sqlite3.connect(merged / "keval.db") as db:
         assert db.execute("SELECT count(*) FROM evaluations").fetchone()[0] == len(lines)
 
+    before = {r["id"]: r["case_checks"] for r in read_results(shards[1])}
     run_keval("run", *RUN, "--submissions", subs, "--out", shards[1], "--shard", "1/2")
     assert json.loads((shards[1] / "summary.json").read_text())["resumed"] == len(read_results(shards[1]))
+    assert {r["id"]: r["case_checks"] for r in read_results(shards[1])} == before  # resumed rows keep them
 
 
 def fake_shard(folder, label, finished=True):

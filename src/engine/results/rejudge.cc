@@ -7,6 +7,7 @@
 
 #include "engine/results/out_lock.h"
 #include "engine/settings/run_paths.h"
+#include "judge/case_checks.h"
 #include "judge/judge.h"
 #include "judge/tolerance_check.h"
 #include "report/summary.h"
@@ -80,6 +81,7 @@ SubmissionResult rejudged_result(const SubmissionResult& result, const Evaluatio
                                  const JudgePolicy& policy) {
   SubmissionResult again = result;
   again.judgement = judge(facts, policy);
+  again.case_checks = check_cases(facts, policy);
   again.set_call(verdict_counts_as_call(again.judgement.verdict));
   if (again.judgement.verdict != Verdict::kPass) {
     again.speedup.reset();
@@ -148,6 +150,7 @@ RejudgeOutput rejudge_run(RejudgeOptions options) {
     if (lacks_statistics(facts)) ++output.unscaled;
     SubmissionResult again = rejudged_result(result, facts, policy);
     for (auto& reason : again.judgement.reasons) reason = paths.relative(reason);
+    for (auto& check : *again.case_checks) check.reason = paths.relative(check.reason);
     const std::string after(verdict_name(again.judgement.verdict));
     if (after != before) {
       ++output.changed;

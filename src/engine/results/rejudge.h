@@ -45,8 +45,8 @@ struct RejudgeOutput {
 // "rejudged-x2", "rejudged-x0.5": the default folder, inside OUT, for a scale.
 std::string rejudge_folder_name(double tolerance_scale);
 
-// `result` judged again from its stored facts under `policy`: the judgement and call flag
-// replaced, and the speedups dropped unless it passes (only a pass has a speedup).
+// `result` judged again from its stored facts under `policy`: the judgement, call flag and
+// per-case checks replaced, and the speedups dropped unless it passes (only a pass has a speedup).
 SubmissionResult rejudged_result(const SubmissionResult& result, const EvaluationFacts& facts,
                                  const JudgePolicy& policy);
 

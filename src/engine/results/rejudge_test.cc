@@ -39,6 +39,10 @@ TEST(RejudgeTest, APassThatFailsUnderAFinerToleranceLosesItsSpeedupsButNotItsTim
   EXPECT_TRUE(again.call());
   EXPECT_FALSE(again.speedup || again.speedup_ci_low || again.cases[0].speedup);
   EXPECT_EQ(again.cases[0].time_ms, 2.0);
+  // the call's own line is judged again under the same policy
+  ASSERT_TRUE(again.case_checks);
+  ASSERT_EQ(again.case_checks->size(), 1u);
+  EXPECT_EQ(again.case_checks->front().result, "mismatch");
 }
 
 TEST(RejudgeTest, APassThatStaysAPassKeepsItsSpeedup) {

@@ -7,6 +7,7 @@
 #include "engine/results/case_results.h"
 #include "engine/results/record_context.h"
 #include "engine/settings/run_paths.h"
+#include "judge/case_checks.h"
 #include "judge/harness_fault.h"
 #include "judge/judge.h"
 #include "report/job_seconds.h"
@@ -59,8 +60,10 @@ void ResultRecorder::record(size_t i, const Task& task, const EvaluationFacts& f
   result.hash = s.hash;
   const JudgePolicy policy = judge_policy(task, settings);
   result.judgement = judge(facts, policy);
+  result.case_checks = check_cases(facts, policy);
   if (context_.paths) {
     for (auto& reason : result.judgement.reasons) reason = context_.paths->relative(reason);
+    for (auto& check : *result.case_checks) check.reason = context_.paths->relative(check.reason);
   }
   result.static_flags = scan.flags;
   result.job_seconds = job_seconds(facts);

@@ -16,6 +16,7 @@ SubmissionResult bad_result(const Submission& s, std::string reason) {
   r.origin = s.origin;
   r.hash = s.hash;
   r.judgement = {Verdict::kBadSubmission, {std::move(reason)}};
+  r.case_checks.emplace();  // no call was made
   return r;
 }
 
