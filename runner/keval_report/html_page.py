@@ -6,6 +6,7 @@ import json
 import os
 
 from . import cells
+from .case_checks import case_summary, check_rows, checks_of
 from .figures import all_figures
 from .refine_section import refine_html
 from .scores import run_scores
@@ -93,16 +94,19 @@ def _submissions_table(runs: list) -> str:
     several = len(runs) > 1
     head = ('<table class="sortable" id="submissions"><thead><tr>' + (_th("run", "run", False) if several else "") +
             _th("id", "id", False) + _th("task", "task", False) + _th("verdict", "verdict", False) +
-            _th("speedup", "speedup", True) + _th("efficiency", "efficiency", True) + _th("reason", "reason", False) +
+            _th("speedup", "speedup", True) + _th("efficiency", "efficiency", True) + _th("cases", "cases", True) +
+            _th("reason", "reason", False) +
             "</tr></thead><tbody>")
     rows = []
     for i, run in enumerate(runs):
         for j, r in enumerate(run.results):
+            cases_text, cases_passed = case_summary(r)
             rows.append("<tr>" + (_td(e(run.label)) if several else "") +
                         _td(f'<a href="#{_anchor(i, j)}">{e(r.get("id"))}</a>', r.get("id")) +
                         _td(e(r["task"])) + _td(_verdict(r["verdict"]), r["verdict"]) +
                         _td(cells.times(r.get("speedup")), r.get("speedup"), True) +
                         _td(cells.percent(r.get("efficiency")), r.get("efficiency"), True) +
+                        _td(e(cases_text), cases_passed, cls="cases") +
                         _td(e(cells.first_reason(r, 160)), cls="reason") + "</tr>")
     return head + "".join(rows) + "</tbody></table>"
 
@@ -119,6 +123,25 @@ def _cases_table(result: dict) -> str:
             _td(e(cells.number(c.get("max_abs_err"))), numeric=True) +
             _td(e(cells.number(c.get("max_rel_err"))), numeric=True) + "</tr>" for c in cases]
     return head + "".join(rows) + "</tbody></table>"
+
+
+def _checks_table(result: dict) -> str:
+    """Each call's pass or failure, folded away unless one failed."""
+    checks = checks_of(result)
+    if checks is None:
+        return ""
+    if not checks:
+        return '<p class="note">No call was checked.</p>'
+    summary, _ = case_summary(result)
+    passed = sum(1 for c in checks if c.get("result") == "pass")
+    head = (f'<details class="checks"{"" if passed == len(checks) else " open"}><summary>Correctness: '
+            f"{e(summary)} ({passed} of {len(checks)} calls pass)</summary><table><thead><tr><th>case</th>"
+            "<th>dtype</th><th>seed</th><th>output shapes</th><th>result</th><th>max abs err</th><th>why</th>"
+            "</tr></thead><tbody>")
+    rows = ["<tr>" + _td(e(case)) + _td(e(dtype)) + _td(e(seed), numeric=True) + _td(e(shapes)) +
+            _td(_verdict(outcome), outcome) + _td(e(err), numeric=True) + _td(e(why), cls="reason") + "</tr>"
+            for case, dtype, seed, shapes, outcome, err, why in check_rows(result)]
+    return head + "".join(rows) + "</tbody></table></details>"
 
 
 def failing_outputs(compares: list) -> list:
@@ -171,6 +194,7 @@ def _submission_section(run, run_index: int, result_index: int, r: dict) -> str:
         parts.append("<ul>" + "".join(f"<li>{e(reason)}</li>" for reason in r["reasons"]) + "</ul>")
     if r.get("static_flags"):
         parts.append("<h4>Flags raised</h4><ul>" + "".join(f"<li>{e(f)}</li>" for f in r["static_flags"]) + "</ul>")
+    parts.append(_checks_table(r))
     parts.append(_cases_table(r))
     parts.append(_failing_table(run.compares.get(r.get("hash"), [])))
     code = run.code.get(r.get("hash"))

@@ -1,6 +1,7 @@
 """The report as Markdown tables, for terminals and pull requests (no plots)."""
 
 from . import cells
+from .case_checks import case_summary
 from .refine_section import refine_markdown
 from .scores import run_scores
 
@@ -32,7 +33,8 @@ def render_markdown(runs: list, title: str) -> str:
             lines += ["", f"{len(s['harness_errors'])} submission(s) not judged (harness errors): " +
                       "; ".join(f"{h.get('id')}: {h.get('reason')}" for h in s["harness_errors"])]
         lines += [""]
-        lines += _table(["id", "task", "verdict", "speedup", "efficiency", "reason"],
+        lines += _table(["id", "task", "verdict", "speedup", "efficiency", "cases", "reason"],
                         [[r.get("id"), r["task"], r["verdict"], cells.times(r.get("speedup")),
-                          cells.percent(r.get("efficiency")), cells.first_reason(r, 120)] for r in run.results])
+                          cells.percent(r.get("efficiency")), case_summary(r)[0], cells.first_reason(r, 120)]
+                         for r in run.results])
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
-"""Per-case correctness in results.jsonl (`case_checks`): a relu wrong only on
+"""Per-case correctness in results.jsonl (`case_checks`) and in the report: a relu wrong only on
 the suite's listed odd shape (37x1001) fails that case on every dtype and seed, and passes the
-other listed case and the held-out shapes drawn for the run. The lines come from keval's judge,
-and `keval rejudge` judges them again with the verdict."""
+other listed case and the held-out shapes drawn for the run. The lines come from keval's judge;
+the report shows them, and `keval rejudge` judges them again with the verdict."""
 import json
 
 import pytest
@@ -68,6 +68,21 @@ def test_results_name_the_one_failing_case_and_pass_the_others(run):
             assert check["result"] == "pass" and check["reason"] is None, check
     # the verdict's first reason is about a call the checks name failing
     assert result["reasons"][0].startswith(f"case {FAILING} ")
+
+
+def test_the_report_shows_the_failing_case_among_the_passing_ones(run):
+    root, out, result = run
+    page = root / "report.html"
+    run_keval("report", out, "--out", page)
+    text = page.read_text()
+    cases = {c["case"] for c in result["case_checks"]}
+    summary = f"{len(cases) - 1}/{len(cases)} cases; fails {FAILING}"
+    row = text.split('id="submissions"', 1)[1].split("</table>", 1)[0]
+    assert summary in row, row
+    section = text.split('class="checks"', 1)[1].split("</details>", 1)[0]
+    assert f"({len(result['case_checks']) - 6} of {len(result['case_checks'])} calls pass)" in section
+    assert section.count("v-fail") == 6 and "outliers_64x129" in section
+    assert f"{summary}" in page.with_suffix(".md").read_text()
 
 
 def test_rejudge_judges_the_cases_again_with_the_verdict(run):
