@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "engine/results/out_lock.h"
 #include "engine/session/work_root.h"
+#include "serve/descriptor_budget.h"
 #include "serve/http_server.h"
 #include "serve/preset.h"
 #include "serve/run_batch_evaluator.h"
@@ -23,6 +24,22 @@ std::string read_token(const std::string& path) {
   while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
   if (token.empty()) throw std::runtime_error("--token-file " + path + ": the first line is empty");
   return token;
+}
+
+// --max-connections within the file-descriptor limit, raised to the hard limit if need be
+// (serve/descriptor_budget.h); a default that does not fit is clamped, and the server says so.
+size_t fitted_connections(const RunOptions& base, int lanes, const HttpOptions& http) {
+  const int per_gpu = slots_per_gpu_guess(base);
+  // with lanes, each takes its share of a GPU's slots (below), at least one
+  const size_t slots_per_gpu = lanes == 1 ? per_gpu : lanes * std::max(1, per_gpu / lanes);
+  const size_t reserve = descriptors_besides_connections(
+      {static_cast<size_t>(lanes), slots_per_gpu * gpus_at_most(base.device, base.gpus)});
+  const size_t default_max = 4 * static_cast<size_t>(http.threads);
+  const size_t limit = raise_descriptor_limit((http.max_connections ? http.max_connections : default_max) + reserve);
+  std::string note;
+  const size_t fitted = fit_max_connections(http.max_connections, default_max, limit, reserve, note);
+  if (!note.empty()) std::cerr << "keval serve: " << note << "\n";
+  return fitted;
 }
 
 }  // namespace
@@ -65,7 +82,8 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
   cmd->add_option("--http-threads", http->threads, "connections served at once (default 128; at most three "
                   "quarters of them wait for a job at once, a wait over that is answered with the job's state)")->check(CLI::Range(4, 4096));
   cmd->add_option("--max-connections", http->max_connections, "connections held at once, served or waiting for a "
-                  "thread (default 4 x --http-threads); one more is answered 503, /v1/health and /metrics as usual")
+                  "thread (default 4 x --http-threads, fewer where ulimit -n has no room for them); one more is answered 503, "
+                  "/v1/health and /metrics as usual")
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--jobs", run->jobs, kJobsHelp)->check(CLI::Range(1, 256));
   cmd->add_option("--gpus", run->gpus, "CUDA devices to use, e.g. 0,1 (default: all)")->delimiter(',');
@@ -90,6 +108,7 @@ void add_serve_command(CLI::App& app, CommandAction& action) {
       base.timing = !*no_timing;
       base.sandbox = !*no_sandbox;
       base.suite_label = suite_label(*suite_dir);
+      http_options.max_connections = fitted_connections(base, *lanes, *http);
       // One server per folder, and no keval run beside it: a second one would queue the
       // first one's running jobs again and fail them.
       OutLock out_lock(base.out);

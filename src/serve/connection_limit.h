@@ -10,6 +10,11 @@
 
 namespace keval {
 
+// Connections over the limit are answered by threads of their own (http_server.cc), at most
+// this many queued for them; each holds its descriptor until answered (descriptor_budget.h).
+inline constexpr size_t kRefusingThreads = 2;
+inline constexpr size_t kRefusalsQueued = 64;
+
 class ConnectionLimit {
  public:
   explicit ConnectionLimit(size_t max);

@@ -21,10 +21,9 @@ namespace {
 constexpr int kKeepAliveSeconds = 5;
 constexpr int kReadTimeoutSeconds = 10;
 constexpr int kHeaderDeadlineSeconds = 10;
-// Connections over the limit are answered by threads of their own, so a refusal never waits
-// behind the connections held; those beyond what they can take are closed at once.
-constexpr size_t kRefusingThreads = 2;
-constexpr size_t kRefusalsQueued = 64;
+// Connections over the limit go to threads of their own (kRefusingThreads, connection_limit.h),
+// so a refusal never waits behind the connections held; those beyond what they can take are
+// closed at once.
 
 // Set on the threads that answer connections over the limit.
 thread_local bool over_the_connection_limit = false;
