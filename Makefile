@@ -23,7 +23,8 @@ deps:
 # Python beside the binary, so `build/keval run ...` finds it without KEVAL_PYTHON.
 build: deps
 	@if [ "$(KEVAL)" = "$(BUILD)/keval" ]; then \
-	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null && \
+	  cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	    -DKEVAL_WARNINGS_AS_ERRORS=$(if $(filter true,$(CI)),ON,OFF) >/dev/null && \
 	  ninja -C $(BUILD) -j$$(nproc) && \
 	  echo "$(PY)" > $(BUILD)/keval.python ; fi
 

@@ -93,7 +93,10 @@ std::string array_spec(const std::vector<int>& indexes, int max_parallel) {
   if (contiguous && indexes.size() > 1) {
     spec = std::to_string(indexes.front()) + "-" + std::to_string(indexes.back());
   } else {
-    for (int i : indexes) spec += (spec.empty() ? "" : ",") + std::to_string(i);
+    for (int i : indexes) {
+      if (!spec.empty()) spec += ',';
+      spec += std::to_string(i);
+    }
   }
   if (max_parallel > 0) spec += "%" + std::to_string(max_parallel);
   return spec;

@@ -119,8 +119,10 @@ void Store::migrate(int from_version) {
   if (from_version < 3 && !has_column(db_.get(), "evaluations", "policy_json")) {
     db_.exec("ALTER TABLE evaluations ADD COLUMN policy_json TEXT");
   }
-  db_.exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '" +
-           std::to_string(kSchemaVersion) + "')");
+  std::string record_version = "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '";
+  record_version += std::to_string(kSchemaVersion);
+  record_version += "')";
+  db_.exec(record_version);
   transaction.commit();
 }
 

@@ -25,7 +25,8 @@ void make_ids_unique(std::vector<Submission>& submissions) {
                                "to get one made from the code)");
     }
     const int n = ++repeats[s.id] + 1;
-    s.id += "-" + std::to_string(n);
+    s.id += '-';
+    s.id += std::to_string(n);
   }
 }
 

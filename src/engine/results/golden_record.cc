@@ -83,7 +83,8 @@ std::string GoldenRecord::file_name_for(const nlohmann::json& environment) {
   std::string name;
   for (const char* field : kKeyFields) {
     auto value = environment.value(field, nlohmann::json(nullptr));
-    name += (name.empty() ? "" : "_") + (value.is_string() ? value.get<std::string>() : std::string("none"));
+    if (!name.empty()) name += '_';
+    name += value.is_string() ? value.get<std::string>() : std::string("none");
   }
   for (char& ch : name) {
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-' && ch != '_') ch = '_';

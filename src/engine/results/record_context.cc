@@ -22,7 +22,11 @@ std::string task_fingerprint(const Task& task) {
   for (const char* file : {"task.toml", "reference.py", "problem.py"}) {
     defining += std::string(file) + "\n" + read_or_empty(task.dir / file) + "\n";
   }
-  return "v" + std::to_string(task.version) + "-" + sha256_hex(defining).substr(0, 12);
+  std::string fingerprint = "v";  // appended, not `"v" + ...`: g++ 12 warns falsely on that
+  fingerprint += std::to_string(task.version);
+  fingerprint += '-';
+  fingerprint += sha256_hex(defining).substr(0, 12);
+  return fingerprint;
 }
 
 std::string makora_program(const Task& task, const std::string& code) {

@@ -32,7 +32,10 @@ std::string quote(const std::string& text) {
 // it fails.
 void run_adapter(const std::vector<std::string>& args, bool echo = false) {
   std::string command = quote(choose_python("")) + " -m keval_adapters";
-  for (const auto& arg : args) command += " " + quote(arg);
+  for (const auto& arg : args) {
+    command += ' ';
+    command += quote(arg);
+  }
   const std::string runner = find_runner_dir().string();
   const char* old = std::getenv("PYTHONPATH");
   command = "PYTHONPATH=" + quote(runner + (old && *old ? ":" + std::string(old) : "")) + " " +
