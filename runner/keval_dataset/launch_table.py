@@ -19,14 +19,16 @@ def key(row: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def table(rows: list, cache: str = None, seconds: float = ROW_SECONDS) -> dict:
-    """key(row) -> {"launches": [Launch.as_dict()...], "why": None or why there are none}."""
+def table(rows: list, cache: str = None, seconds: float = ROW_SECONDS, workers: int = 1, deadline=None) -> dict:
+    """key(row) -> {"launches": [Launch.as_dict()...], "why": None or why there are none}; with a
+    `deadline` (child_batch.run), rows not reached by then are left out."""
     jobs = {}
     for row in rows:
         jobs.setdefault(key(row), {"key": key(row), "code": candidate_code(row.get("x") or ""),
                                    "suite": row.get("suite") or "keval", "task": row.get("task"),
                                    "case": row.get("case"), "dtype": row.get("dtype") or "float32"})
-    found = child_batch.run(list(jobs.values()), "keval_dataset.launch_table", seconds, cache)
+    found = child_batch.run(list(jobs.values()), "keval_dataset.launch_table", seconds, cache, workers=workers,
+                            deadline=deadline)
     for answer in found.values():
         answer.setdefault("launches", [])
     return found
