@@ -1,7 +1,8 @@
 """keval's latency predictor beside the simple rules and the noise ceiling, in one run on one split
 (docs/dataset.md, "Baseline predictor").
 
-usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--group full] [--seed S] [--folds K] [--compiled]
+usage: python bench/latency_baseline.py --data EXPORT [--retime EXPORT2] [--group full] [--seed S] [--folds K]
+       [--compiled] [--feature-cache DIR]
 
 EXPORT is a `keval dataset export` folder; EXPORT2 an export of a second timing of (some of) the
 same programs. Trains on EXPORT's train split and prints, for the held-out group's problems, the
@@ -11,12 +12,14 @@ predictor (lambdarank), LightGBM regression and ridge on the same features, the 
 rule, the train median, and the noise ceiling. The features include each program's launches,
 found without a GPU (its host code run on fake tensors, about a minute for keval-latency-h200-v1)
 and cached ($KEVAL_FEATURE_CACHE, else ~/.cache/keval/features); --compiled adds its main kernel
-compiled for sm_90 (about 0.6 CPU-seconds for each of 2,203 distinct kernels, once).
+compiled for sm_90 (about 0.6 CPU-seconds for each of 2,203 distinct kernels, once; or read from a
+folder built on a machine with more cores, --feature-cache DIR: scripts/device-compile-cache.sh).
 With --folds K it also holds out train's clusters of tasks K ways and prints each method's mean over the
 folds (one `full` group is few tasks; the folds are more).
 """
 import argparse
 import json
+import os
 import pathlib
 import sys
 
@@ -39,8 +42,12 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--compiled", action="store_true",
                     help="add the compiled-kernel features (about 0.6 CPU-seconds a distinct kernel, once)")
+    ap.add_argument("--feature-cache", help="the launches and compiled kernels to read (default $KEVAL_FEATURE_CACHE): "
+                                            "a folder `python -m keval_dataset compile-cache` built")
     ap.add_argument("--folds", type=int, default=0)
     args = ap.parse_args()
+    if args.feature_cache:
+        os.environ["KEVAL_FEATURE_CACHE"] = args.feature_cache  # every feature_matrix call reads it
     result = compare(args.data, args.retime, args.group, args.seed, args.compiled)
     print(f"train rows {result['train_rows']} (timed {result['timed_train_rows']}); held-out `{args.group}`: "
           f"{result['problems']} problems, {result['test_rows']} timed rows"

@@ -1,7 +1,7 @@
 """The predictor's settings chosen by grouped cross-validation on the train split alone, and what
 each feature family adds (docs/dataset.md, "Baseline predictor").
 
-usage: python bench/predictor_cv.py --data EXPORT [--folds 5] [--seed S]
+usage: python bench/predictor_cv.py --data EXPORT [--folds 5] [--seed S] [--compiled] [--feature-cache DIR]
 
 Holds out whole clusters of near-copy tasks of EXPORT's train split `--folds` ways
 (keval_dataset/cv_folds.py) and prints, per ranking method (lambdarank, LightGBM regression,
@@ -12,6 +12,7 @@ not read. ranking_models.PARAMETERS should hold the settings chosen here.
 """
 import argparse
 import json
+import os
 import pathlib
 import sys
 
@@ -31,7 +32,11 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--compiled", action="store_true",
                     help="add the compiled-kernel features (about 0.6 CPU-seconds a distinct kernel, once)")
+    ap.add_argument("--feature-cache", help="the launches and compiled kernels to read (default $KEVAL_FEATURE_CACHE): "
+                                            "a folder `python -m keval_dataset compile-cache` built")
     args = ap.parse_args()
+    if args.feature_cache:
+        os.environ["KEVAL_FEATURE_CACHE"] = args.feature_cache  # every feature_matrix call reads it
     result = select(args.data, args.folds, args.seed, compiled=args.compiled)
     print(f"train: {result['rows']} timed rows, {result['problems']} problems, {result['features']} features; "
           f"{args.folds} folds of whole task clusters")

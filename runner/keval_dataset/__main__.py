@@ -4,10 +4,12 @@
               [--retime EXPORT_DIR] [--near-threshold T]
     rebuild   --from-export EXPORT_DIR --out DIR [--format F] [--seed S] [--force] [--suite DIR]... [--retime EXPORT_DIR] [--near-threshold T]
     import    --file FILE.parquet --out SUBS.jsonl [--problems DIR] [--sample N] [--seed S]
-    train     --data EXPORT_DIR|train.parquet --model FILE
+    train     --data EXPORT_DIR|train.parquet --model FILE [--compiled]
     eval      --data EXPORT_DIR|test.parquet --model FILE [--group full]
     noise     --first EXPORT_DIR --second EXPORT_DIR
     variants  --suite DIR --out SUBS.jsonl [--tasks GLOBS] [--submissions FILE] [--per-program N] [--seed S] [--no-golden]
+    compile-rows   --data EXPORT_DIR --out ROWS.jsonl
+    compile-cache  --data EXPORT_DIR|ROWS.jsonl --out CACHE_DIR [--workers N] [--deadline-s S]
 
 Prints one JSON object; a bad input ends with one line naming the file and field, exit 2.
 """
@@ -50,6 +52,7 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--data", required=True)
     t.add_argument("--model", required=True)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--compiled", action="store_true", help="add the compiled-kernel features (docs/dataset.md)")
     v = sub.add_parser("eval")
     v.add_argument("--data", required=True)
     v.add_argument("--model", required=True)
@@ -65,6 +68,14 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--per-program", type=int, default=24)
     w.add_argument("--no-golden", action="store_true")
     w.add_argument("--seed", type=int, default=17)
+    cr = sub.add_parser("compile-rows", help="the columns compile-cache reads, as JSON lines (no pyarrow needed then)")
+    cr.add_argument("--data", required=True)
+    cr.add_argument("--out", required=True)
+    cc = sub.add_parser("compile-cache", help="dry launches and compiled kernels into a $KEVAL_FEATURE_CACHE folder")
+    cc.add_argument("--data", required=True, help="an export folder, or compile-rows' JSON lines")
+    cc.add_argument("--out", required=True, help="the cache folder (resumed when it holds a cache)")
+    cc.add_argument("--workers", type=int, default=0, help="children at once (default: the CPU count)")
+    cc.add_argument("--deadline-s", type=float, default=0.0, help="stop after this many seconds (default: none)")
     return p
 
 
@@ -88,13 +99,19 @@ def run(args) -> dict:
         return import_rows(args.file, args.out, problems, args.sample, args.seed)
     if args.command == "train":
         from .predictor import train
-        return train(args.data, args.model, args.seed)
+        return train(args.data, args.model, args.seed, args.compiled)
     if args.command == "eval":
         from .predictor import evaluate
         return evaluate(args.data, args.model, args.group)
     if args.command == "noise":
         from .noise_ceiling import noise_ceiling
         return noise_ceiling(args.first, args.second)
+    if args.command == "compile-rows":
+        from .program_rows import export as export_rows
+        return export_rows(args.data, args.out)
+    if args.command == "compile-cache":
+        from .compile_cache import build
+        return build(args.data, args.out, args.workers, args.deadline_s)
     from .variants import sweep_submissions
     return sweep_submissions(args.suite, args.out, args.per_program, args.seed, args.tasks, args.submissions,
                              goldens=not args.no_golden)

@@ -5,7 +5,8 @@ distinct kernel (its source, constexprs, warps, stages and argument dtypes), in 
 A compilation that passes its deadline is an answer too (`why: timeout`): Triton and ptxas take
 minutes on the sweep's largest tiles, which are the ones that spill hardest. Launches whose tile
 needs at least MAX_VALUES_PER_THREAD values a thread (registers hold at most 255) are not
-compiled at all (`why: too_large`): every one tried passed the deadline.
+compiled at all (`why: too_large`): every one tried passed the deadline. Each line of the cache
+names the Triton that compiled it (compile_stamp.py).
 """
 
 import hashlib
@@ -13,8 +14,10 @@ import json
 import sys
 import tempfile
 
-from . import child_batch
-from .launch_features import tile_sides
+from . import child_batch, compile_stamp
+from .launch_features import main_launch, tile_sides
+from .launch_table import key as launch_key
+from .makora_form import candidate_code
 
 UNIT_SECONDS = 10
 MAX_VALUES_PER_THREAD = 512
@@ -34,18 +37,47 @@ def unit(launch: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def table(programs: list, cache: str = None, seconds: float = UNIT_SECONDS) -> dict:
-    """programs: (code, [launch dicts]); -> unit(launch) -> features or {"why": ...}."""
-    jobs, skipped = {}, {}
+def programs(rows: list, launches: dict) -> list:
+    """(code, [its main launch]) of each row whose launches were found (launch_table.table's
+    answer): the kernels whose compilation the rows' compiled features read."""
+    out = []
+    for row in rows:
+        found = (launches.get(launch_key(row)) or {}).get("launches")
+        if found:
+            out.append((candidate_code(row.get("x") or ""), [main_launch(found)]))
+    return out
+
+
+def jobs(programs: list) -> tuple:
+    """({unit: job} to compile, {unit: answer} of the launches not tried) for `programs`."""
+    todo, skipped = {}, {}
     for code, launches in programs:
         for launch in launches:
             if values_per_thread(launch) >= MAX_VALUES_PER_THREAD:
                 skipped[unit(launch)] = {"key": unit(launch), "why": "too_large"}
             else:
-                jobs.setdefault(unit(launch), {"key": unit(launch), "code": code, "launch": launch})
+                todo.setdefault(unit(launch), {"key": unit(launch), "code": code, "launch": launch})
+    return todo, skipped
+
+
+def table(programs: list, cache: str = None, seconds: float = UNIT_SECONDS, workers: int = 1,
+          deadline=None) -> dict:
+    """programs: (code, [launch dicts]); -> unit(launch) -> features or {"why": ...}.
+
+    What the cache lacks is compiled and added to it, unless it was compiled by another Triton
+    (compile_stamp.py): then it is read as it is, and what it lacks reads as not compiled."""
+    todo, skipped = jobs(programs)
+    cached = child_batch.read_cache(cache)
+    theirs, mine = compile_stamp.of_cache(cached, cache), compile_stamp.current()
+    missing = [job for key, job in todo.items() if key not in cached]
+    if theirs not in (None, mine):
+        print(f"keval_dataset: reading kernels compiled by {compile_stamp.describe(theirs)} from {cache} (this is "
+              f"{compile_stamp.describe(mine)}); {len(missing)} not in it read as not compiled", file=sys.stderr)
+        return dict(skipped, **cached)
     with tempfile.TemporaryDirectory() as triton_cache:
         env = {"TRITON_ALWAYS_COMPILE": "1", "TRITON_CACHE_DIR": triton_cache, "TRITON_DEFAULT_FP_FUSION": "1"}
-        found = child_batch.run(list(jobs.values()), "keval_dataset.compile_table", seconds, cache, env)
+        found = child_batch.run(missing, "keval_dataset.compile_table", seconds, cache, env, workers=workers,
+                                deadline=deadline, stamp=mine)
     return dict(skipped, **found)
 
 

@@ -15,10 +15,10 @@ from . import compile_table
 from .compiled_features import compiled_features, names as compiled_names
 from .features import matrix
 from .golden_distance import golden_codes
-from .launch_features import launch_features, main_launch, names as launch_names
+from .launch_features import launch_features, names as launch_names
 from .launch_table import key, table
-from .makora_form import candidate_code
 
+LAUNCHES, COMPILED = "launches.jsonl", "compiled.jsonl"  # in cache_dir(), or a folder compile_cache.py built
 CENTRED_PREFIXES = ("launch_", "compiled_", "vs_golden_", "golden_", "knob_", "warps_", "stages_", "block_", "num_",
                     "elems_per_thread_log2", "programs_log2", "waves_log2", "threads_log2", "tail_fraction",
                     "bytes_per_program_log2", "bytes_per_thread_log2")
@@ -67,7 +67,8 @@ def feature_matrix(rows: list, problems: list, cache=None, launches: bool = True
     """(X, names) for `rows`; `problems` groups them for the centred columns. `cache`: a folder
     (cache_dir() when None) for the launches and compilations. The compiled features are off by
     default: about 0.6 CPU-seconds a distinct kernel (2,203 in keval-latency-h200-v1), which a
-    shared machine did not have to spare (bench/runs/2026-12-05-predictor-2.md)."""
+    shared machine did not have to spare (bench/runs/2026-12-05-predictor-2.md); compile_cache.py
+    builds the folder elsewhere."""
     import numpy as np
 
     X, names = matrix(rows)
@@ -76,12 +77,10 @@ def feature_matrix(rows: list, problems: list, cache=None, launches: bool = True
         os.makedirs(folder, exist_ok=True)
         goldens = golden_rows(rows)
         everything = rows + [g for g in goldens.values() if g]
-        found = table(everything, os.path.join(folder, "launches.jsonl"))
+        found = table(everything, os.path.join(folder, LAUNCHES))
         built = {}
         if compiled:
-            programs = [(candidate_code(r.get("x") or ""), [main_launch(found[key(r)]["launches"])])
-                        for r in everything if found[key(r)]["launches"]]
-            built = compile_table.table(programs, os.path.join(folder, "compiled.jsonl"))
+            built = compile_table.table(compile_table.programs(everything, found), os.path.join(folder, COMPILED))
         extra = []
         for i, row in enumerate(rows):
             mine = found[key(row)]["launches"]

@@ -26,11 +26,15 @@ def tuning_values(code: str) -> list:
     return [(kind, value) for _, kind, value in sorted(found)]
 
 
+def is_golden_row(row: dict) -> bool:
+    return str(row.get("submission_id") or "").endswith("@golden#as_is")
+
+
 def golden_codes(rows: list) -> dict:
     """task -> the golden's code, from the rows or the suite's folder."""
     codes = {}
     for row in rows:
-        if str(row.get("submission_id") or "").endswith("@golden#as_is"):
+        if is_golden_row(row):
             codes.setdefault(row.get("task"), candidate_code(row.get("x") or ""))
     for row in rows:
         task = row.get("task")
