@@ -7,6 +7,13 @@
               the differential check (N trials, 0: none); writes DIR/mutants.json and .md
     differential --task-dir D --out DIR --mutant ID=PATH [--mutant ...] [--trials N] [--seed S]
               the differential check itself (TRITON_INTERPRET=1): DIR/<id>.json per mutant
+    peer-kills --mutants DIR [--mutants ...] --peer KIND:CHECKOUT [--peer ...] --out DIR
+              [--tasks GLOB] [--suite S] [--pairs FILE] [--device cpu|cuda|auto] [--timeout S]
+              [--jobs N] [--python PY]
+              the counted mutants of keval mutate runs (a later DIR's task replaces an earlier
+              one's) judged by each peer's own check where a task pairs with a peer task
+              (peer_pairs.toml); --suite: where the goldens are when a run's are gone; prints
+              the table, writes DIR/peer_kills.json and .md
     operators lists the operators and the bug each models
 
 Each prints a line or two; a bad input ends with one line naming the file or field, exit 2."""
@@ -35,6 +42,17 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--trials", type=int, default=42)
     d.add_argument("--seed", type=int, default=41)
     d.add_argument("--budget-s", type=float, default=900.0)
+    k = sub.add_parser("peer-kills")
+    k.add_argument("--mutants", action="append", required=True)
+    k.add_argument("--peer", action="append", required=True)
+    k.add_argument("--out", required=True)
+    k.add_argument("--tasks", default="")
+    k.add_argument("--suite", default="")
+    k.add_argument("--pairs", default="")
+    k.add_argument("--device", default="cpu", choices=["cpu", "cuda", "auto"])
+    k.add_argument("--timeout", type=float, default=300.0)
+    k.add_argument("--jobs", type=int, default=1)
+    k.add_argument("--python", default=sys.executable)
     sub.add_parser("operators")
     return p
 
@@ -44,6 +62,22 @@ def parse_mutant(spec: str) -> tuple:
     if not sep or not mutant_id or not path:
         raise MutateError("--mutant", f"{spec!r} is not ID=PATH")
     return mutant_id, path
+
+
+def run_peer_kills(args) -> None:
+    from .mutate_output import read_mutate_outputs
+    from .peer_judge import PeerRun
+    from .peer_kills import measure, parse_peer, task_filter, write_report
+    from .peer_pairs import DEFAULT, load_pairs
+
+    peers = dict(parse_peer(p) for p in args.peer)
+    pairs = load_pairs(args.pairs or DEFAULT)
+    tasks = read_mutate_outputs(args.mutants, task_filter(args.tasks, pairs, peers), args.suite)
+    if not tasks:
+        raise MutateError("--mutants", "no task of these runs pairs with a task of the peers given")
+    report = measure(tasks, pairs, peers, args.out, PeerRun(args.python, args.device, args.timeout, args.jobs))
+    print(write_report(report, args.out), end="")
+    print(f"wrote {args.out}/peer_kills.json and {args.out}/peer_kills.md")
 
 
 def main() -> int:
@@ -78,6 +112,8 @@ def main() -> int:
             evidence = check(args.task_dir, mutants, args.out, args.trials, args.seed, args.budget_s)
             for e in evidence.values():
                 print(f"{e['id']}: {e['verdict']}")
+        elif args.command == "peer-kills":
+            run_peer_kills(args)
         else:
             from .operators import OPERATORS
             for op in OPERATORS:
