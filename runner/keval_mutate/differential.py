@@ -48,20 +48,24 @@ def read_task(task_dir: str) -> dict:
 
 
 def trials_of(task: dict, trials: int, seed: int) -> list:
-    """Every trial: case params, dtype, regime, seed, the template's tolerance overrides. The
-    task's cases and their neighbours get every value regime; the draws one each, in turn."""
+    """Every trial: case params, dtype, regime, seed, the template's tolerance overrides. Each
+    small case meets every value regime in every dtype of it (its variants taking turns: as
+    listed, sizes +1, -1, one row), so a wide case gets bfloat16 values past 65504 and a row's
+    extreme at its first column whatever the seed; then `trials` draws, a regime each in turn."""
     templates = [{**c.get("params", {}), "name": c["name"]} for c in task["templates"]]
     anchored, drawn = plan(templates, trials, seed)
     chosen = []
-    for i, trial in enumerate(anchored):
-        for regime in REGIMES:
-            chosen.append((trial, task["templates"][i // 3], regime, len(chosen)))
-    for i, trial in enumerate(drawn):
-        chosen.append((trial, task["templates"][i % len(templates)], REGIMES[(i // 3) % len(REGIMES)], len(chosen)))
-    out = []
-    for trial, template, regime, i in chosen:
+    for variants, template in zip(anchored, task["templates"]):
         dtypes = template.get("dtypes") or task["dtypes"]
-        dtype = dtypes[i % len(dtypes)]
+        for r, regime in enumerate(REGIMES):
+            for d, dtype in enumerate(dtypes):
+                chosen.append((variants[(r + d) % len(variants)], template, regime, dtype))
+    for i, trial in enumerate(drawn):
+        template = task["templates"][i % len(templates)]
+        dtypes = template.get("dtypes") or task["dtypes"]
+        chosen.append((trial, template, REGIMES[(i // 3) % len(REGIMES)], dtypes[i % len(dtypes)]))
+    out = []
+    for i, (trial, template, regime, dtype) in enumerate(chosen):
         tolerance = {**task["tolerance"].get(dtype, {}), **template.get("tolerance", {}).get(dtype, {})}
         case = {**trial["case"], "name": f"differential_{i}"}
         out.append({"index": i, "case": case, "kinds": trial["kinds"], "dtype": dtype, "regime": regime,

@@ -1,17 +1,19 @@
-"""The shapes of the differential check: a task's small cases redrawn wide.
+"""The shapes of the differential check: a task's small cases, their neighbours, and redrawn.
 
-Each trial takes one of the task's `small` cases as a template and draws a new value for every
-integer param (its shape symbols): primes, odd sizes, even sizes that are not a power of two,
-powers of two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The draw is
-log-uniform up to 1.5x the template's value (from 1, or from half the template's value), and the product of the symbols stays within the
-largest small case's, so the CPU interpreter finishes. A shape the task does not allow (the
-golden fails on it, or its make_inputs raises) is skipped by the check, not held against the
-mutant: the golden draws the domain. Flags (`outliers = true`) are kept or set per trial.
+Each small case is anchored as it is, with every size one larger and one smaller, and as one row
+of its width. The drawn trials take the cases as templates in turn and draw a new value for
+every integer param (its shape symbols): primes, odd sizes, even sizes that are not a power of
+two, powers of two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The
+draw is log-uniform up to 1.5x the template's value (from 1, or from half the template's value),
+and the product of the symbols stays within the largest small case's, so the CPU interpreter
+finishes. A shape the task does not allow (the golden fails on it, or its make_inputs raises) is
+skipped by the check, not held against the mutant: the golden draws the domain. Flags
+(`outliers = true`) are kept or set per drawn trial.
 """
 import math
 import random
 
-PLAN_VERSION = 2  # part of the evidence's fingerprint: a new plan checks again
+PLAN_VERSION = 3  # part of the evidence's fingerprint: a new plan checks again
 
 KINDS = ("template", "prime", "odd", "even_not_power_of_two", "power_of_two", "power_of_two_plus_one",
          "power_of_two_minus_one", "tiny")
@@ -67,17 +69,25 @@ def fit(case: dict, kinds: dict, budget: int) -> None:
 
 
 def anchored(templates: list, budget: int) -> list:
-    """Each case as it is, and with every size one larger and one smaller: the parity and the
-    power-of-two-ness of the task's own sizes flipped, at the scale the case chose."""
+    """Per case, its variants: as it is, every size one larger and one smaller (the parity and
+    the power-of-two-ness of the task's own sizes flipped, at the scale the case chose), and one
+    row (every size but the largest 1: a single row as wide as the case's)."""
     out = []
     for template in templates:
+        variants = []
         for shift in (0, 1, -1):
             case = dict(template)
             for name in symbols(template):
                 case[name] = max(1, template[name] + shift)
             kinds = {"shape": "a case of the task" if shift == 0 else f"a case of the task, sizes {shift:+d}"}
             fit(case, kinds, budget)
-            out.append({"case": case, "kinds": kinds})
+            variants.append({"case": case, "kinds": kinds})
+        case, widest = dict(template), max(symbols(template), key=lambda k: template[k], default=None)
+        for name in symbols(template):
+            if name != widest:
+                case[name] = 1
+        variants.append({"case": case, "kinds": {"shape": "a case of the task, one row"}})
+        out.append(variants)
     return out
 
 
@@ -99,8 +109,8 @@ def draw_case(template: dict, budget: int, rng: random.Random) -> tuple:
 
 
 def plan(templates: list, trials: int, seed: int) -> tuple:
-    """(anchored trials, drawn trials), each {case, kinds}: the cases and their neighbours, then
-    `trials` draws around the cases in turn."""
+    """(anchored, drawn): per case its variants (anchored()), each {case, kinds}; then `trials`
+    draws around the cases in turn."""
     rng = random.Random(seed)
     budget = max(size_of(t) for t in templates)
     drawn = []

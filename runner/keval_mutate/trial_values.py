@@ -1,53 +1,99 @@
 """The values of the differential check: make_inputs' draw, then bent to an extreme.
 
+A regime is a magnitude and a placement, mixed: the regimes that found real survivors are never
+alone (bfloat16 values past float16's 65504 also hold the row's extreme at its first column).
 Each regime changes only the first floating-point tensor the task's make_inputs returns (the
-`x` of nearly every task), in float32, then rounds it back to its dtype and keeps its strides.
-The golden decides whether a regime is in the task's domain: where it disagrees with the
-reference the trial is skipped, not held against the mutant.
+`x` of nearly every task), viewed as rows of its last dimension, in float32, then rounds it back
+to its dtype and keeps its strides. The golden decides whether a regime is in the task's domain:
+where it disagrees with the reference the trial is skipped, not held against the mutant.
 """
 import torch
 
-REGIMES = ("as_drawn", "large", "shifted", "edge_outliers", "tiny", "zeros", "neg_inf_row")
+# magnitude, then placement: differential.trials_of runs every one on every small case and dtype
+REGIMES = ("as_drawn", "large", "shifted", "peak_first", "peak_last", "huge_peak_first", "huge_peak_last",
+           "denormal", "denormal_peak_first", "zeros", "zeros_peak_last", "neg_inf_row", "mixed_rows")
 
 
-def _large(x):
-    return x * 100.0
+def huge_scale(dtype: torch.dtype) -> float:
+    # past float16's 65504 where the dtype holds it (bfloat16, float32): a float16 conversion
+    # or accumulator shows as inf; float16 itself only as large as it stays finite
+    return 1e3 if dtype == torch.float16 else 1e5
 
 
-def _shifted(x):
-    return x + 60.0  # a common offset: cancellation, exp overflow without the max shift
+def denormal_scale(dtype: torch.dtype) -> float:
+    # below the dtype's smallest normal (float16 6.1e-5; bfloat16 and float32 1.2e-38)
+    return 1e-6 if dtype == torch.float16 else 1e-39
 
 
-def _edge_outliers(x):
-    # one dominant value at the first and at the last position of every row: a kernel that drops
-    # or shifts an edge element (or one block's worth) of a wide row shows it
-    y = x.clone()
-    if y.dim() == 0 or y.shape[-1] == 0:
+def _rows(y):
+    return y.view(-1, y.shape[-1]) if y.dim() >= 1 and y.numel() else None
+
+
+def _peak(y, column: int, sign: float):
+    """y with one dominant value per row at `column`, +/- alternating by row (the row's maximum
+    on even rows, its minimum on odd rows; both signs of abs-max)."""
+    rows = _rows(y)
+    if rows is None:
         return y
-    y[..., 0] += 40.0
-    y[..., -1] -= 40.0
+    size = rows.abs().nan_to_num(posinf=0.0).amax(dim=1) * 2 + 1
+    signs = torch.where(torch.arange(rows.shape[0]) % 2 == 0, sign, -sign)
+    rows[:, column] = signs * size
     return y
 
 
-def _tiny(x):
-    return x * 1e-30  # float32 denormals near the bottom; zeros in float16/bfloat16
-
-
-def _zeros(x):
-    return torch.zeros_like(x)
-
-
-def _neg_inf_row(x):
-    y = x.clone()
-    if y.dim() >= 2 and y.shape[0] > 0:
-        y[y.shape[0] // 2] = -float("inf")
-    elif y.numel():
-        y.view(-1)[0] = -float("inf")
+def _neg_inf_row(y):
+    rows = _rows(y)
+    if rows is not None:
+        rows[rows.shape[0] // 2] = -float("inf")
     return y
 
 
-BENDS = {"large": _large, "shifted": _shifted, "edge_outliers": _edge_outliers, "tiny": _tiny,
-         "zeros": _zeros, "neg_inf_row": _neg_inf_row}
+def _mixed_rows(y, dtype):
+    """Row r: a row of zeros, of -inf, huge with its extreme first, denormal, as drawn (r mod 5)."""
+    rows = _rows(y)
+    if rows is None:
+        return y
+    for r in range(rows.shape[0]):
+        kind = r % 5
+        if kind == 0:
+            rows[r] = 0.0
+        elif kind == 1:
+            rows[r] = -float("inf")
+        elif kind == 2:
+            rows[r] *= huge_scale(dtype)
+            _peak(rows[r:r + 1], 0, 1.0)
+        elif kind == 3:
+            rows[r] *= denormal_scale(dtype)
+    return y
+
+
+def bent(x, regime: str, dtype: torch.dtype):
+    """x (float32, a copy) bent by the regime."""
+    if regime == "large":
+        return x * 100.0
+    if regime == "shifted":
+        return x + 60.0  # a common offset: cancellation, exp overflow without the max shift
+    if regime == "peak_first":
+        return _peak(x, 0, 1.0)  # a chunk loop that skips column 0 misses the row's extreme
+    if regime == "peak_last":
+        return _peak(x, -1, -1.0)  # a tail mask that drops the last column
+    if regime == "huge_peak_first":
+        return _peak(x * huge_scale(dtype), 0, 1.0)
+    if regime == "huge_peak_last":
+        return _peak(x * huge_scale(dtype), -1, -1.0)
+    if regime == "denormal":
+        return x * denormal_scale(dtype)
+    if regime == "denormal_peak_first":
+        return _peak(x * denormal_scale(dtype), 0, 1.0)
+    if regime == "zeros":
+        return torch.zeros_like(x)
+    if regime == "zeros_peak_last":
+        return _peak(torch.zeros_like(x), -1, -1.0)  # one non-zero a row, in the last chunk
+    if regime == "neg_inf_row":
+        return _neg_inf_row(x)
+    if regime == "mixed_rows":
+        return _mixed_rows(x, dtype)
+    raise ValueError(f"unknown regime {regime!r}")
 
 
 def bend(args: tuple, regime: str) -> tuple:
@@ -57,9 +103,9 @@ def bend(args: tuple, regime: str) -> tuple:
     args = list(args)
     for i, arg in enumerate(args):
         if isinstance(arg, torch.Tensor) and arg.is_floating_point():
-            bent = BENDS[regime](arg.detach().to(torch.float32))
+            values = bent(arg.detach().to(torch.float32).contiguous().clone(), regime, arg.dtype)
             out = arg.detach().clone()
-            out.copy_(bent.to(arg.dtype))
+            out.copy_(values.to(arg.dtype))
             args[i] = out
             break
     return tuple(args)
