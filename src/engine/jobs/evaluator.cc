@@ -40,6 +40,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
                                     DeviceGate* device_gate, JobRunner* sanitizer, EvaluationGate* evaluation_gate,
                                     std::vector<IntrospectionUse> harness_reach) {
   dirs.create();
+  const std::chrono::seconds timeout = settings.timeout_for(task.name);
   EvaluationFacts facts;
   facts.harness_reach = std::move(harness_reach);  // judged tampering: no sanitizer or timing job
   // Correctness jobs share the device; each takes its share anew, so a waiting timing job
@@ -62,7 +63,7 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
       EvaluationGateAlone turn(evaluation_gate);
       std::lock_guard<DeviceGate> alone(*device_gate);
       waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
-      again = on.run(request, settings.timeout);
+      again = on.run(request, timeout);
     }
     again.lease_wait_s = first.lease_wait_s + waited;
     again.retried_alone = true;
@@ -73,11 +74,11 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
     return again;
   };
   auto shared_run = [&](JobRunner& on, const nlohmann::json& request) {
-    if (!device_gate) return on.run(request, settings.timeout);
+    if (!device_gate) return on.run(request, timeout);
     JobOutcome outcome;
     {
       DeviceGateShare share(*device_gate, request["work_dir"].get<std::string>());
-      outcome = on.run(with_hold(request), settings.timeout,
+      outcome = on.run(with_hold(request), timeout,
                        [&share](const nlohmann::json& message) { share.on_message(message); });
       outcome.lease_wait_s = share.waited_s();
     }
@@ -103,13 +104,13 @@ EvaluationFacts evaluate_submission(JobRunner& runner, const Task& task,
       request["device_gate"] = true;
       {
         DeviceGateAlone alone(*device_gate, request["work_dir"].get<std::string>());
-        facts.timing = runner.run(request, settings.timeout,
+        facts.timing = runner.run(request, timeout,
                                   [&alone](const nlohmann::json& message) { alone.on_message(message); });
         facts.timing->lease_wait_s = alone.waited_s();
       }
       if (ran_out_of_device_memory(*facts.timing)) facts.timing = again_alone(runner, plain, *facts.timing);
     } else {
-      facts.timing = runner.run(plain, settings.timeout);
+      facts.timing = runner.run(plain, timeout);
     }
   }
   return facts;

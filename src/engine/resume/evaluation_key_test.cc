@@ -67,6 +67,17 @@ TEST(EvaluationKeyTest, EverySettingAResultDependsOnChangesTheKey) {
             evaluation_key("abc", two_dtype_task(), RunSettings{}, kContext));
 }
 
+// keval mutate gives a task's jobs their own timeout: that task's keys change, no other's, and
+// a timeout equal to the run's is the run's key.
+TEST(EvaluationKeyTest, ATasksOwnTimeoutKeysThatTaskAlone) {
+  const std::string plain = key_of([](Task&, RunSettings&, EvaluationContext&) {});
+  EXPECT_NE(key_of([](Task&, RunSettings& s, EvaluationContext&) { s.task_timeouts["t"] = std::chrono::seconds(30); }),
+            plain);
+  EXPECT_EQ(key_of([](Task&, RunSettings& s, EvaluationContext&) { s.task_timeouts["other"] = std::chrono::seconds(30); }),
+            plain);
+  EXPECT_EQ(key_of([](Task&, RunSettings& s, EvaluationContext&) { s.task_timeouts["t"] = s.timeout; }), plain);
+}
+
 // A runner folder in a temporary directory: keval_runner, and keval_adapters with two peers.
 class RunnerFolder {
  public:

@@ -74,6 +74,7 @@ RunSettings run_settings(const RunOptions& options, const std::string& device) {
   }
   settings.timeout = std::chrono::seconds(options.timeout_s > 0 ? options.timeout_s
                                           : settings.device == "cuda" ? 180 : 600);
+  for (const auto& [task, seconds] : options.task_timeout_s) settings.task_timeouts[task] = std::chrono::seconds(seconds);
   return settings;
 }
 

@@ -3,6 +3,7 @@
 // what that means for the runner processes and for how submissions are evaluated.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct RunOptions {
   std::string golden_from;             // a golden record to reuse ("" = $KEVAL_GOLDEN_DIR, if set)
   std::string python;           // "" = $KEVAL_PYTHON or python3
   int timeout_s = 0;            // per job; 0 = default for the device
+  std::map<std::string, int> task_timeout_s;  // per job of a task, over timeout_s (keval mutate)
   int seeds = 2;
   int held_out = 2;             // held-out cases per task (RunSettings::held_out_cases)
   double timing_max_seconds = 0;  // per case, dtype and contender; 0 = the device's default

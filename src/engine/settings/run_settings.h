@@ -2,6 +2,7 @@
 // How one `keval run` evaluates: device, seeds, timing and deadlines.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -111,12 +112,21 @@ struct RunSettings {
   // library_fallback below this share of the call's GPU time in the submission's own kernels
   double min_own_gpu_share = 0.5;
   std::chrono::seconds timeout{300};
+  // A task's own job timeout, over `timeout` (keval mutate: its mutants', from its golden's time)
+  std::map<std::string, std::chrono::seconds> task_timeouts;
+
+  std::chrono::seconds timeout_for(const std::string& task) const {
+    const auto found = task_timeouts.find(task);
+    return found == task_timeouts.end() ? timeout : found->second;
+  }
 
   nlohmann::json to_json() const {
-    return {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
+    nlohmann::json out = {{"device", device}, {"gpu", gpu}, {"seeds_per_case", seeds_per_case},
             {"seed_base", seed_base}, {"held_out_cases", held_out_cases}, {"check_determinism", check_determinism},
             {"timing", timing.to_json()}, {"checks", checks.to_json(device)}, {"baselines", baselines}, {"timeout_s", timeout.count()},
             {"quick_correctness", quick_correctness}};
+    for (const auto& [task, seconds] : task_timeouts) out["task_timeout_s"][task] = seconds.count();
+    return out;
   }
 };
 
