@@ -3,8 +3,12 @@
     generate  --out DIR --golden TASK=PATH [--golden ...] [--operators a,b]
               writes DIR/mutants.jsonl (submissions) and DIR/mutants.index.json
     report    --out DIR [--equivalence-trials N] [--equivalence-seed S] [--equivalence-budget-s B]
+              [--interrupted]
               reads DIR/mutants.index.json and DIR/results.jsonl; runs every survivor through
-              the differential check (N trials, 0: none); writes DIR/mutants.json and .md
+              the differential check (N drawn trials beside the anchored ones; 0: no check);
+              writes DIR/mutants.json and .md. --interrupted: keval's run was stopped, so the
+              report is partial and runs no check. Ctrl-C (SIGTERM, SIGHUP) during the check
+              stops it, writes the report marked partial and exits 128 + the signal
     differential --task-dir D --out DIR --mutant ID=PATH [--mutant ...] [--trials N] [--seed S]
               the differential check itself (TRITON_INTERPRET=1): DIR/<id>.json per mutant
     peer-kills --mutants DIR [--mutants ...] --peer KIND:CHECKOUT [--peer ...] --out DIR
@@ -35,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--equivalence-trials", type=int, default=42)
     r.add_argument("--equivalence-seed", type=int, default=41)
     r.add_argument("--equivalence-budget-s", type=float, default=900.0)
+    r.add_argument("--interrupted", action="store_true")
     d = sub.add_parser("differential")
     d.add_argument("--task-dir", required=True)
     d.add_argument("--out", required=True)
@@ -91,8 +96,10 @@ def main() -> int:
                   + (f" ({invalid} do not compile: counted apart, not run)" if invalid else ""))
         elif args.command == "report":
             from .report import write_report
+            from .stopping import StopSignals
+            stops = StopSignals()
             report = write_report(args.out, args.equivalence_trials, args.equivalence_seed,
-                                  args.equivalence_budget_s)
+                                  args.equivalence_budget_s, args.interrupted, stops)
             s = report["suite"]
             rate = "-" if s["kill_rate"] is None else f"{100 * s['kill_rate']:.1f}%"
             print(f"kill rate {rate} of the non-equivalent: {s['killed']} killed, {s['survived']} survived, "
@@ -105,7 +112,14 @@ def main() -> int:
                     print(f"  equivalent: {survivor['id']} (line {survivor['line']}): {survivor['evidence_file']}")
                 if t.get("note"):
                     print(f"  {task}: {t['note']}")
-            print(f"wrote {args.out}/mutants.json and {args.out}/mutants.md")
+            print(f"wrote {args.out}/mutants.json and {args.out}/mutants.md"
+                  + (" (partial: see there)" if report["partial"] else ""), flush=True)
+            if stops.number:
+                said = (f"{args.out}/mutants.md is partial: {report['partial']}" if report["partial"]
+                        else f"{args.out}/mutants.md is complete")
+                print(f"keval: interrupted ({stops.name}); every judged mutant is stored in {args.out}/keval.db; "
+                      f"{said}", file=sys.stderr, flush=True)
+                return 128 + stops.number
         elif args.command == "differential":
             from .differential import check
             mutants = [parse_mutant(m) for m in args.mutant]

@@ -22,6 +22,19 @@ from .trial_shapes import plan
 from .trial_values import REGIMES, bend
 
 EQUIVALENT, SURVIVED, UNCHECKED = "equivalent", "survived", "unchecked"
+# Tests only: the check makes PATH.reached and waits for PATH before its first trial, so a test
+# can stop `keval mutate` while it is surely in the check (tests/mutate/test_mutate_interrupt.py).
+HOLD_ENV = "KEVAL_MUTATE_HOLD"
+
+
+def _hold_if_asked() -> None:
+    path = os.environ.get(HOLD_ENV)
+    if not path:
+        return
+    with open(path + ".reached", "w", encoding="utf-8"):
+        pass
+    while not os.path.exists(path):
+        time.sleep(0.05)
 
 
 def _prepare_process():
@@ -167,6 +180,7 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
                     "dtypes": [], "regimes": [], "exposed_by": None, "skipped": {}, "memcheck": not memcheck_problem}
                 for m, p in mutants}
     planned = trials_of(task, trials, seed)
+    _hold_if_asked()
     started, skipped, first_skipped, compared = time.monotonic(), {}, {}, []
     import torch
     for trial in planned:

@@ -4,6 +4,7 @@ check's settings are the same (a second `keval mutate` does not redo it)."""
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -36,6 +37,14 @@ def _stored(path: str, print_: str):
     return evidence if evidence.get("fingerprint") == print_ and evidence.get("verdict") != UNCHECKED else None
 
 
+def _stop(proc) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
 def check_task(out: str, task: str, task_dir: str, survivors: list, trials: int, seed: int,
                budget_s: float, log=sys.stderr) -> dict:
     """survivors: [(id, code)]. {id: evidence} (verdict equivalent, survived or unchecked)."""
@@ -62,12 +71,19 @@ def check_task(out: str, task: str, task_dir: str, survivors: list, trials: int,
             command += ["--mutant", f"{mutant_id}={path}"]
         env = {**os.environ, "TRITON_INTERPRET": "1",
                "PYTHONPATH": RUNNER + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        # its own process group: the mutants' calls it forks are stopped with it, whatever ends it
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
         try:
-            proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=budget_s + 600)
+            _, stderr = proc.communicate(timeout=budget_s + 600)
             failure = "" if proc.returncode == 0 else (
-                f"the check exited {proc.returncode}: {(proc.stderr.strip().splitlines() or [''])[-1][:300]}")
+                f"the check exited {proc.returncode}: {(stderr.strip().splitlines() or [''])[-1][:300]}")
         except subprocess.TimeoutExpired:
+            _stop(proc)
             failure = f"the check ran past {budget_s + 600:.0f} s"
+        except BaseException:  # Ctrl-C or SIGTERM (stopping.py): nothing of the check runs on
+            _stop(proc)
+            raise
         for mutant_id, path in todo:
             evidence_path = os.path.join(folder, stem(mutant_id) + ".json")
             try:

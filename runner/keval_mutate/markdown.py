@@ -13,6 +13,7 @@ def render_markdown(report: dict) -> str:
              f"{suite['invalid']} invalid (not a program, counted apart), {suite['unjudged']} unjudged. "
              f"Device: {report['device_mode'] or '?'}.",
              "", f"Equivalence: {report['equivalence']}.", "",
+             *([f"**Partial**: {report['partial']}.", ""] if report.get("partial") else []),
              "| task | made | killed | survived | equivalent | invalid | kill rate | golden |",
              "|---|---:|---:|---:|---:|---:|---:|---|"]
     for task, t in report["tasks"].items():

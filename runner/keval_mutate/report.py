@@ -1,4 +1,5 @@
 """`report`: mutants.json and mutants.md from the index `generate` wrote and the run's results."""
+import contextlib
 import json
 import os
 from collections import Counter
@@ -7,10 +8,13 @@ from .classify import EQUIVALENT, INVALID, KILLED, SURVIVED, UNJUDGED, fate
 from .errors import MutateError
 from .generate import INDEX, JSONL
 from .markdown import render_markdown
+from .stopping import Stopped
 
 FATES = (KILLED, SURVIVED, EQUIVALENT, INVALID, UNJUDGED)
 NOT_CHECKED = ("not checked (--equivalence-trials 0): a survivor may be equivalent to the golden; "
                "each is reported as survived")
+RUN_INTERRUPTED = ("the run was interrupted: its unjudged mutants are counted apart and no survivor was run through "
+                   "the differential check; run the same command again to finish")
 
 
 def read_json(path: str):
@@ -74,17 +78,28 @@ def _equivalence_note(evidence: dict) -> str:
     return f"not proven equivalent: {evidence.get('unchecked_because', 'the check did not finish')}"
 
 
-def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: int, budget_s: float) -> None:
+def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: int, budget_s: float,
+                      stops=None) -> str:
     """Runs each counted task's survivors through the differential check; an equivalent one
-    changes fate, every one gets its evidence."""
+    changes fate, every one gets its evidence. Stopped by a signal (stopping.py), the tasks
+    checked keep their evidence and the rest stay survived, unchecked; returns why ("": not)."""
     codes = read_codes(os.path.join(out, JSONL))
+    from .equivalence import check_task
     for task, info in index["tasks"].items():
         survivors = [e for e in entries if e["task"] == task and e["fate"] == SURVIVED]
         if not survivors:
             continue
-        from .equivalence import check_task
-        found = check_task(out, task, os.path.dirname(info["golden"]), [(e["id"], codes[e["id"]]) for e in survivors],
-                           trials, seed, budget_s)
+        try:
+            with stops.interruptible() if stops else contextlib.nullcontext():
+                found = check_task(out, task, os.path.dirname(info["golden"]),
+                                   [(e["id"], codes[e["id"]]) for e in survivors], trials, seed, budget_s)
+        except Stopped:
+            why = (f"the differential check was interrupted ({stops.name}) in {task}: the survivors of the tasks "
+                   "not yet checked are reported as survived; run the same command again to finish")
+            for entry in entries:
+                if entry["fate"] == SURVIVED and not entry["equivalence"]:
+                    entry["equivalence"] = f"not checked: {why}"
+            return why
         for entry in survivors:
             evidence = found[entry["id"]]
             entry["equivalence"] = _equivalence_note(evidence)
@@ -92,9 +107,12 @@ def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: i
             entry["exposed_by"] = evidence.get("exposed_by")
             if evidence["verdict"] == EQUIVALENT:
                 entry["fate"] = EQUIVALENT
+    return ""
 
 
-def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0) -> dict:
+def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0, run_interrupted: bool = False,
+                 stops=None) -> dict:
+    """run_interrupted: keval's run was stopped; its report is partial, with no check."""
     index = read_json(os.path.join(out, INDEX))
     results = read_results(os.path.join(out, "results.jsonl"))
     summary_path = os.path.join(out, "summary.json")
@@ -105,9 +123,10 @@ def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 90
         entries.append({**mutant, "fate": what, "verdict": verdict, "reason": reason,
                         "equivalence": "", "evidence_file": "", "exposed_by": None})
     golden_passes = {t for t, info in index["tasks"].items() if results.get(info["golden_id"], {}).get("verdict") == "pass"}
-    if trials > 0:
-        check_equivalence(out, {"tasks": {t: i for t, i in index["tasks"].items() if t in golden_passes}},
-                          entries, trials, seed, budget_s)
+    partial = RUN_INTERRUPTED if run_interrupted else ""
+    if trials > 0 and not run_interrupted:
+        partial = check_equivalence(out, {"tasks": {t: i for t, i in index["tasks"].items() if t in golden_passes}},
+                                    entries, trials, seed, budget_s, stops)
     tasks, counted = {}, []
     for task, info in index["tasks"].items():
         mine = [e for e in entries if e["task"] == task]
@@ -136,7 +155,9 @@ def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 90
     equivalence = (f"each survivor run against the reference on {trials} trials of the differential check "
                    f"(seed {seed}; docs/mutation.md): equivalent when it agrees on all, else survived with the "
                    f"trial that exposes it" if trials > 0 else NOT_CHECKED)
-    return {"device_mode": environment.get("device_mode", ""), "equivalence": equivalence,
+    if run_interrupted:
+        equivalence = "not checked: the run was interrupted"
+    return {"device_mode": environment.get("device_mode", ""), "equivalence": equivalence, "partial": partial,
             "suite": tally(counted), "operators": operators, "tasks": tasks}
 
 
@@ -146,8 +167,9 @@ def _brief(entry: dict, diff: bool = False, evidence: bool = False) -> dict:
     return {k: entry[k] for k in keys}
 
 
-def write_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0) -> dict:
-    report = build_report(out, trials, seed, budget_s)
+def write_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0, run_interrupted: bool = False,
+                 stops=None) -> dict:
+    report = build_report(out, trials, seed, budget_s, run_interrupted, stops)
     with open(os.path.join(out, "mutants.json"), "w", encoding="utf-8") as f:
         json.dump(report, f, indent=1)
     with open(os.path.join(out, "mutants.md"), "w", encoding="utf-8") as f:

@@ -118,8 +118,12 @@ void add_mutate_command(CLI::App& app, CommandAction& action) {
       std::cout << "reused " << output.summary.value("resumed", size_t{0}) << " stored result(s) from "
                 << o->out << "/keval.db\n" << std::flush;  // before the report's own lines
       const int unjudged = report_unjudged(output, std::cerr);
-      const int status = tool_status(run_python_tool(
-          "keval_mutate", {"report", "--out", o->out, "--equivalence-trials", std::to_string(o->equivalence_trials)}));
+      // An interrupted run's report covers what was judged, marked partial, with no differential
+      // check: Ctrl-C asked to stop, not to start minutes of trials.
+      std::vector<std::string> report = {"report", "--out", o->out, "--equivalence-trials",
+                                         std::to_string(o->equivalence_trials)};
+      if (output.summary.value("interrupted", false)) report.push_back("--interrupted");
+      const int status = tool_status(run_python_tool("keval_mutate", report));
       return unjudged ? unjudged : status;
     };
   });

@@ -22,18 +22,18 @@ void forward_to_tool(int signal) {
   if (pid > 0) ::kill(pid, signal);  // never 0: that would signal keval's whole group
 }
 
-// While the tool runs: SIGTERM and SIGHUP are passed on to it (it stops cleanly and writes what
-// finished; keval then exits with its status); SIGINT is ignored, because a terminal's Ctrl-C
-// reaches the tool itself. Restores the previous handlers when the tool has ended.
+// While the tool runs, SIGINT, SIGTERM and SIGHUP are passed on to it (it stops cleanly and
+// writes what finished; keval then exits with its status). The tool leads its own process
+// group, so each reaches it once: a terminal's Ctrl-C or a `kill -INT` of keval alike.
+// Restores the previous handlers when the tool has ended.
 class ForwardedSignals {
  public:
   ForwardedSignals() {
-    struct sigaction ignore {}, forward {};
-    ignore.sa_handler = SIG_IGN;
+    struct sigaction forward {};
     forward.sa_handler = forward_to_tool;
     sigemptyset(&forward.sa_mask);
     forward.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &ignore, &old_int_);
+    ::sigaction(SIGINT, &forward, &old_int_);
     ::sigaction(SIGTERM, &forward, &old_term_);
     ::sigaction(SIGHUP, &forward, &old_hup_);
   }
@@ -76,11 +76,13 @@ int run_python_tool(const std::string& module, const std::vector<std::string>& a
     // command's own thread, which lives as long as keval waits here.)
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(143);  // keval died before the line above
+    ::setpgid(0, 0);  // a terminal's Ctrl-C reaches keval alone, which passes it on
     ::setenv("PYTHONPATH", python_path.c_str(), 1);
     ::execvp(raw[0], raw.data());
     std::fprintf(stderr, "keval: cannot run %s: %s\n", raw[0], std::strerror(errno));
     ::_exit(127);
   }
+  ::setpgid(pid, pid);  // as the child does: whichever runs first, a signal finds it in its group
   g_tool_pid = pid;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {

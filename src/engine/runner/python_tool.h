@@ -8,9 +8,10 @@
 namespace keval {
 
 // Runs `python -m module args...` and returns its exit status (128 + N when signal N ended it).
-// While it runs, SIGINT is ignored here (the terminal's Ctrl-C reaches the tool, which stops
-// cleanly and keeps what it has stored) and SIGTERM and SIGHUP are passed on to the tool. The
-// tool gets SIGTERM when keval dies (PR_SET_PDEATHSIG), so a `kill -9` of keval stops it too.
+// While it runs, SIGINT, SIGTERM and SIGHUP are passed on to the tool, which leads its own
+// process group: a terminal's Ctrl-C and a `kill -INT` of keval reach it once, through keval,
+// and it stops cleanly and keeps what it has stored. The tool gets SIGTERM when keval dies
+// (PR_SET_PDEATHSIG), so a `kill -9` of keval stops it too.
 // Throws std::runtime_error when it cannot start.
 int run_python_tool(const std::string& module, const std::vector<std::string>& args);
 
