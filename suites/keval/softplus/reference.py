@@ -21,4 +21,10 @@ def make_inputs(case, dtype, seed):
     beta = 0.5 + 1.5 * u[0].item()
     # small thresholds, so that the linear branch differs clearly from log1p(exp(z)) / beta
     threshold = 1.0 + 3.0 * u[1].item()
+    if case.get("zeros"):
+        # exact zeros, as after a ReLU or in padding: ~10% of the elements and a whole row
+        # (softplus(0) = log(2) / beta, not 0)
+        flat = x.view(-1)
+        flat[torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 10)]] = 0.0
+        x[rows // 2] = 0.0
     return x.to(dtype).to(dev), beta, threshold
