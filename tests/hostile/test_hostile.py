@@ -58,7 +58,9 @@ FILE_MARK = "keval_hostile_marker"  # name prefix of every file the "write" case
 TMP_MARKS = "/tmp/keval_hostile_marker_*"
 SHARED_TMP_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
 SHADOW_MARK = "shadowed by pgb_replace_torch"
-LISTEN_PORT = 39517  # network_connect.py tries to reach this listener
+# network_connect.py tries every one: the listener takes the first free, so that a second run
+# beside this one (a busy CI machine) opens its own instead of skipping the check
+LISTEN_PORTS = range(39517, 39533)
 MAIN_TIMEOUT_S = 120
 DEADLINE_TIMEOUT_S = 20  # the run of the cases that must time out
 OUTPUT_CAP_BYTES = 1 << 20  # the sandbox keeps the first 1 MiB of a job's stdout and stderr
@@ -219,19 +221,24 @@ def stray_markers() -> list:
 
 
 class Listener:
-    """A TCP listener on 127.0.0.1:LISTEN_PORT that counts connections (none may arrive)."""
+    """A TCP listener on 127.0.0.1, on the first free port of LISTEN_PORTS, that counts
+    connections (none may arrive)."""
 
     def __init__(self):
         self.accepted = 0
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self.sock.bind(("127.0.0.1", LISTEN_PORT))
-            self.sock.listen(16)
-            self.sock.settimeout(0.2)
-            self.bound = True
-        except OSError:
-            self.bound = False
+        self.port = None
+        for port in LISTEN_PORTS:
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT
+            try:
+                self.sock.bind(("127.0.0.1", port))
+                self.sock.listen(16)
+                self.sock.settimeout(0.2)
+                self.port = port
+                break
+            except OSError:
+                self.sock.close()
+        self.bound = self.port is not None
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._serve, daemon=True)
         if self.bound:
@@ -461,9 +468,8 @@ def test_network_listener_not_reached(hostile):
     listener = hostile["listener"]
     if not any(c["name"] == "network_connect" for c in CASES):
         pytest.skip("network_connect not selected")
-    if not listener.bound:
-        pytest.skip(f"127.0.0.1:{LISTEN_PORT} was busy: the listener could not be opened")
-    assert listener.accepted == 0, f"{listener.accepted} connections reached 127.0.0.1:{LISTEN_PORT} from jobs"
+    assert listener.bound, f"every port of {LISTEN_PORTS} on 127.0.0.1 was busy: no listener to check"
+    assert listener.accepted == 0, f"{listener.accepted} connections reached 127.0.0.1:{listener.port} from jobs"
 
 
 def test_output_flood_capped(hostile):
