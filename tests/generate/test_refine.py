@@ -74,7 +74,11 @@ def kill_between_turns(server, out, judge_out):
         time.sleep(0.02)
     family = descendants(process.pid)
     assert family, "keval started nothing"
-    os.killpg(process.pid, signal.SIGKILL)
+    # keval's group, and its Python tool's (which leads a group of its own so that keval alone
+    # gets a terminal's Ctrl-C): a crash of both, the judging keval run in the tool's group with it
+    tool_groups = {os.getpgid(pid) for pid in children(process.pid)} - {process.pid}
+    for group in [process.pid, *tool_groups]:
+        os.killpg(group, signal.SIGKILL)
     process.wait()
     deadline = time.monotonic() + 60
     while left := [pid for pid in family if alive(pid)] + marked(mark):
@@ -104,7 +108,11 @@ def marked(mark: str) -> list:
     return found
 
 
-def descendants(root: int) -> list:
+def children(parent: int) -> list:
+    return [pid for pid, its_parent in parent_pids().items() if its_parent == parent]
+
+
+def parent_pids() -> dict:
     parents = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -113,11 +121,16 @@ def descendants(root: int) -> list:
                     parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 pass
+    return parents
+
+
+def descendants(root: int) -> list:
+    parents = parent_pids()
     found, frontier = [], [root]
     while frontier:
-        children = [pid for pid, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
+        below = [pid for pid, parent in parents.items() if parent in frontier]
+        found += below
+        frontier = below
     return found
 
 
