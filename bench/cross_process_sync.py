@@ -18,6 +18,11 @@ or that it hung or failed.
                      (clock_words.py): the warden's host opens the gate once its start event has
                      run and spins on `done` before recording its end event (KEVAL_CLOCK_GATE=host)
   host-words-uid     the same with the guest under another uid
+  host-words-stopped the same, the guest stopped (SIGSTOP) once it has answered and resumed once
+                     `done` has come, as the warden stopped it before its clock moved the stop
+                     after `done` (a driver thread of the guest may be needed past the gate)
+  host-words-call    host-words with a kernel between the guest's wait and its `done`
+  host-words-stopped-call  the same, the guest stopped once it has answered
   host-words-stream  the same page, the warden's stream writing the gate after its start event
                      and waiting for `done` before its end event (KEVAL_CLOCK_GATE=stream)
 
@@ -28,6 +33,7 @@ import argparse
 import ctypes
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -35,8 +41,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
 
-PRIMITIVES = ["host-words", "host-words-uid", "host-words-stream", "stream-wait", "stream-wait-flush",
-              "ipc-events", "ipc-events-uid"]
+PRIMITIVES = ["host-words", "host-words-uid", "host-words-stopped", "host-words-call", "host-words-stopped-call", "host-words-stream",
+              "stream-wait", "stream-wait-flush", "ipc-events", "ipc-events-uid"]
 FLUSH = 1 << 30
 GUEST_UID = 61000
 
@@ -76,6 +82,9 @@ def guest(conn, primitive):
         page = ClockWords(recv_handle(conn))
         address = page.register()
         flags = 0
+        scratch = torch.zeros(1 << 20, device="cuda")
+        scratch.add_(1)  # its kernel loaded now: a lazy load behind the gate waits for the stream
+        torch.cuda.synchronize()
     elif primitive.startswith("ipc-events"):
         gate = torch.cuda.Event.from_ipc_handle(torch.cuda.current_device(), shared["gate"])
         done = torch.cuda.Event.from_ipc_handle(torch.cuda.current_device(), shared["done"])
@@ -92,6 +101,8 @@ def guest(conn, primitive):
             done.record(stream)
         elif primitive.startswith("host-words"):
             _wait(cu, stream, address, n, flags)
+            if primitive.endswith("-call"):
+                scratch.add_(1)
             _write(cu, stream, address + 4, n)
         else:
             _wait(cu, stream, words.data_ptr(), n, flags)
@@ -140,6 +151,9 @@ def warden(primitive: str, samples: int) -> None:
         elif primitive.startswith("host-words"):
             ours.send(n)
             assert ours.recv() == n
+            if "-stopped" in primitive:
+                os.kill(process.pid, signal.SIGSTOP)
+                os.waitpid(process.pid, os.WUNTRACED)  # every thread of it stopped
             start.record(stream)
             start.synchronize()
             page.set(GATE, n)
@@ -148,6 +162,8 @@ def warden(primitive: str, samples: int) -> None:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"done {n} never came: words {page.read()}")
             end.record(stream)
+            if "-stopped" in primitive:
+                os.kill(process.pid, signal.SIGCONT)
         elif primitive.startswith("ipc-events"):
             _wait(cu, stream, host_word.data_ptr(), n)  # held until the guest has answered
             start.record(stream)
@@ -177,13 +193,18 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--limit-s", type=float, default=30)
+    parser.add_argument("--only", help="comma-separated primitives (default: all)")
     parser.add_argument("--primitive", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.primitive:
         warden(args.primitive, args.samples)
         return 0
     print(f"MPS control daemon: {shutil.which('nvidia-cuda-mps-control') or 'not on the PATH'}")
-    for primitive in PRIMITIVES:
+    chosen = args.only.split(",") if args.only else PRIMITIVES
+    unknown = sorted(set(chosen) - set(PRIMITIVES))
+    if unknown:
+        parser.error(f"--only: unknown primitive {unknown[0]!r} (one of {', '.join(PRIMITIVES)})")
+    for primitive in chosen:
         started = time.monotonic()
         try:
             done = subprocess.run([sys.executable, __file__, "--primitive", primitive, "--samples", str(args.samples)],

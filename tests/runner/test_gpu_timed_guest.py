@@ -8,6 +8,7 @@ import os
 import time
 
 import pytest
+import torch
 
 from keval_runner.warden.gpu_timed_guest import GpuTimedGuest
 from keval_runner.guest.guest_channel import Channel
@@ -130,3 +131,9 @@ def test_a_failed_call_gets_its_gate_opened_without_a_clock(timed):
     reply, ms, events = _one(timed, log, "fail")
     assert not reply["ok"] and ms is None
     assert events == ["reply", "release"]
+
+
+def test_the_calibration_call_on_the_cpu_does_no_work():
+    from keval_runner.guest.guest_timed_call import null_call
+    x = torch.zeros(3)
+    assert null_call(x) is x

@@ -141,11 +141,12 @@ def check_own_device(request: dict) -> None:
 
 
 def dump_stacks_later() -> None:
-    """With KEVAL_STACKS_AFTER_S set, this process's threads' stacks go to stderr after that
-    many seconds (the job's stderr tail): where a job that hangs on a device waits."""
+    """With KEVAL_STACKS_AFTER_S set, this process's threads' stacks go to stderr every that
+    many seconds (the job's stderr tail): where a job that hangs on a device waits, or whether
+    it moves."""
     after = os.environ.get("KEVAL_STACKS_AFTER_S")
     if after:
-        faulthandler.dump_traceback_later(float(after), exit=False)
+        faulthandler.dump_traceback_later(float(after), repeat=True, exit=False)
 
 
 def run_with_guest(request: dict, writer: MessageWriter, message_fd: int):
