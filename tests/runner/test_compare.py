@@ -7,7 +7,8 @@ import torch
 
 import runner_harness  # noqa: F401  (puts runner/ on sys.path)
 from keval_runner.compare.compare import (NonTensorOutput, as_output_list, compare_output, compare_outputs,
-                                  max_abs_diff, tensors_identical)
+                                  max_abs_diff, tensors_identical, value_stats,
+                                  within_tolerance)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -238,3 +239,46 @@ def test_lower_precisions_round_only_float32_tensors():
     idx = torch.arange(3)
     args = rounded_args((x, [idx, 0.5], torch.ones(2, dtype=torch.float16)), "bfloat16")
     assert args[1][0] is idx and args[1][1] == 0.5 and args[2].dtype == torch.float16
+
+
+def _stats_verdict(out, ref, atol, rtol):
+    stats = value_stats(out, ref, atol, rtol)
+    return not (stats["n_over_tol"] or stats["nan_disagree"] or stats["inf_disagree"])
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.complex64,
+                                   torch.int32, torch.bool], ids=str)
+def test_within_tolerance_gives_value_stats_verdict(dtype):
+    # the warden's lean check of timed outputs agrees with the full facts, specials included
+    g = torch.Generator().manual_seed(7)
+    verdicts = set()
+    for trial in range(40):
+        ref = (torch.randn(257, generator=g, dtype=torch.float64) * 10).to(dtype) if dtype != torch.bool else \
+            torch.rand(257, generator=g) > 0.5
+        out = ref.clone()
+        if trial % 4 == 1 and dtype.is_floating_point:
+            out[trial] = out[trial] + 3.0 * (0.01 + 0.01 * abs(float(ref[trial].real if ref.is_complex() else ref[trial])))
+        if trial % 4 == 2 and (dtype.is_floating_point or dtype.is_complex):
+            ref[trial] = out[trial] = NAN  # NaN facing NaN agrees, and an infinity the same one
+            ref[trial + 1] = out[trial + 1] = INF
+            if trial % 8 == 2:
+                out[trial + 1] = -INF
+            if trial % 16 == 6:
+                out[trial + 2] = NAN
+        if trial % 4 == 3 and not (dtype.is_floating_point or dtype.is_complex):
+            out[trial] = ~out[trial] if dtype == torch.bool else out[trial] + 1
+        verdict = _stats_verdict(out, ref, 0.01, 0.01)
+        verdicts.add(verdict)
+        assert within_tolerance(out, ref, 0.01, 0.01) == verdict, trial
+    assert verdicts == {True, False}
+
+
+@pytest.mark.timeout(120)
+def test_within_tolerance_looks_at_every_slice():
+    ref = torch.zeros((1 << 22) + 5)
+    out = ref.clone()
+    assert within_tolerance(out, ref, 0.0, 0.0)
+    out[-1] = 1.0  # past the first slice
+    assert not within_tolerance(out, ref, 0.0, 0.0)
+    assert not within_tolerance(out[:-1], ref, 0.0, 0.0)  # another shape

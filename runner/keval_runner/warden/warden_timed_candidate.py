@@ -23,7 +23,7 @@ import torch
 from ..guest import guest_stop
 from ..protocol import phases
 from ..checks.checks import map_tensors, span_elements
-from ..compare.compare import tensors_identical, value_stats
+from ..compare.compare import tensors_identical, within_tolerance
 from ..handoff.guest_memory import GuestMemoryUnreadable, read_into
 from ..guest.guest_process import GuestGone, GuestMisbehaved
 from ..guest.guest_timed_call import CALIBRATION_KEY
@@ -315,8 +315,7 @@ class WardenTimedContender(Contender):
         for out, ref in zip(outputs, expected):
             if out is None or out.shape != ref.shape or out.dtype != ref.dtype:
                 return False
-            stats = value_stats(out, ref, atol, rtol)
-            if stats.get("n_over_tol") or stats.get("nan_disagree") or stats.get("inf_disagree"):
+            if not within_tolerance(out, ref, atol, rtol):
                 return False
         return True
 
