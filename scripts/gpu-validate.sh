@@ -152,13 +152,16 @@ PY
           # streams here, its parts alone, A/A of the core tasks' goldens under each clock, the
           # forging cases with the warden's clock
           # (each part cut short enough that the step, at STEP_TIMEOUT=100, fits one 600 s call)
-          { timeout 120 $KEVAL_PYTHON bench/cross_process_sync.py --samples 100 --limit-s 15
-            timeout 60 $KEVAL_PYTHON bench/warden_cuda_clock.py --samples 30
-            for clock in warden guest; do rm -rf "/tmp/kv-aa-$clock"
-              KEVAL_CUDA_CLOCK=$clock $T $KEVAL_PYTHON bench/aa_bias.py --suite suites/keval --tasks "$CORE" --device cuda \
-                --jobs "$JOBS" --out "/tmp/kv-aa-$clock" > "$LOG/warden-clock-aa-$clock.txt" 2>&1
-              echo "== A/A, $clock clock (rc=$?)"; grep -v '^ ' "$LOG/warden-clock-aa-$clock.txt" | tail -n 30
-              $KEVAL_PYTHON bench/job_seconds.py "/tmp/kv-aa-$clock/results.jsonl"
+          # (the primitives that hung on the H100 left out: stream-wait-flush, ipc-events-uid)
+          { timeout 120 $KEVAL_PYTHON bench/cross_process_sync.py --samples 100 --limit-s 15 \
+              --only host-words,host-words-uid,host-words-call,host-words-stream,stream-wait,ipc-events
+            for clock in warden:stream warden:host guest; do tag=${clock/:/-}; rm -rf "/tmp/kv-aa-$tag"
+              KEVAL_CUDA_CLOCK=${clock%%:*} KEVAL_CLOCK_GATE=${clock#*:} $T $KEVAL_PYTHON bench/aa_bias.py --suite suites/keval \
+                --tasks "$CORE" --device cuda --jobs "$JOBS" --min-samples "${AA_SAMPLES:-30}" \
+                --max-samples "${AA_SAMPLES:-30}" --out "/tmp/kv-aa-$tag" > "$LOG/warden-clock-aa-$tag.txt" 2>&1
+              echo "== A/A, $clock clock (rc=$?)"; grep -v '^ ' "$LOG/warden-clock-aa-$tag.txt" | tail -n 30
+              cp "/tmp/kv-aa-$tag/results.jsonl" "$LOG/warden-clock-aa-$tag-results.jsonl" 2>/dev/null
+              $KEVAL_PYTHON bench/job_seconds.py "/tmp/kv-aa-$tag/results.jsonl"
             done
             KEVAL_CUDA_CLOCK=warden KEVAL_HOSTILE_CASES="${HOSTILE_CASES:-pgb_*,forge_*,side_stream*,l2_persist*,background_thread*}" \
               KEVAL_HOSTILE_DEVICE=cuda KEVAL_HOSTILE_JOBS=$JOBS $T $KEVAL_PYTHON -m pytest -q tests/hostile | tail -n 30
