@@ -7,7 +7,8 @@ Holds out whole clusters of near-copy tasks of EXPORT's train split `--folds` wa
 (keval_dataset/cv_folds.py) and prints, per ranking method (lambdarank, LightGBM regression,
 ridge) and setting, the mean over folds of the within-problem Spearman and best-within-5%, the
 setting with the best Spearman, then lambdarank with that setting on the text features alone and
-with the launch, compiled-kernel and within-problem features added in turn. The test split is
+with the launch, compiled-kernel, hardware-model (hardware_model.py) and within-problem features
+added in turn. The test split is
 not read. ranking_models.PARAMETERS should hold the settings chosen here.
 """
 import argparse

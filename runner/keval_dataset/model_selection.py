@@ -8,7 +8,7 @@ import math
 from . import cv_folds
 from .comparison import per_problem
 from .feature_table import feature_matrix
-from .predictor import problems_of
+from .predictor import order_columns, problems_of
 from .ranking_models import Ranker
 from .tables import read_rows, split_path
 
@@ -17,10 +17,12 @@ GRID = {
     "regression": [{"num_leaves": leaves, "n_estimators": trees} for leaves in (7, 15, 31) for trees in (150, 300, 600)],
     "ridge": [{"alpha": alpha} for alpha in (1.0, 10.0, 100.0, 1000.0)],
 }
+HARDWARE = ("hw_", "rank_hw_", "vs_golden_hw_")  # hardware_model.py's, and their rank in the problem
 FAMILIES = {  # feature columns by where they come from, each family adding to those above
-    "text": lambda name: not name.startswith(("launch_", "compiled_", "vs_golden_", "in_problem_")),
-    "+launch": lambda name: not name.startswith(("compiled_", "vs_golden_compiled_", "in_problem_")),
-    "+compiled": lambda name: not name.startswith("in_problem_"),
+    "text": lambda name: not name.startswith(("launch_", "compiled_", "vs_golden_", "in_problem_") + HARDWARE),
+    "+launch": lambda name: not name.startswith(("compiled_", "vs_golden_compiled_", "in_problem_") + HARDWARE),
+    "+compiled": lambda name: not name.startswith(("in_problem_",) + HARDWARE),
+    "+hardware": lambda name: not name.startswith("in_problem_"),
     "+in_problem": lambda name: True,
 }
 
@@ -68,12 +70,14 @@ class Folds:
 
 def select(data: str, folds: int = 5, seed: int = 0, grid=None, compiled: bool = False) -> dict:
     """Per method, every setting's cross-validated figures and the one with the best Spearman;
-    then, with the chosen lambdarank setting, each feature family added in turn."""
+    then, with the chosen lambdarank setting, each feature family added in turn (lambdarank's
+    grid on predictor.order_columns, as the predictor fits it)."""
     table = Folds(data, folds, compiled)
     result = {"rows": len(table.rows), "problems": len(set(table.problems)), "features": len(table.names),
               "methods": {}, "families": {}}
     for method, settings in (grid or GRID).items():
-        tried = [table.evaluate(method, parameters, seed=seed) for parameters in settings]
+        columns = order_columns(table.names) if method == "lambdarank" else None  # as predictor.train fits it
+        tried = [table.evaluate(method, parameters, columns, seed) for parameters in settings]
         best = max(tried, key=lambda t: t["spearman"] if t["spearman"] is not None else -2)
         result["methods"][method] = {"tried": tried, "chosen": best}
     chosen = result["methods"].get("lambdarank", {}).get("chosen", {}).get("parameters", {})

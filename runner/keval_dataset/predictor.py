@@ -19,7 +19,17 @@ from .feature_table import feature_matrix
 from .ranking_models import Ranker
 from .tables import read_rows, split_path
 
-MODEL_VERSION = 5  # 3: a within-problem ranker; 4: lambdarank, work features; 5: launches, compiled kernels
+MODEL_VERSION = 6  # 3: a within-problem ranker; 4: lambdarank, work features; 5: launches, compiled kernels;
+# 6: a model of the H200 (hardware_model.py), lambdarank without the in-problem columns
+
+
+def order_columns(names: list) -> list:
+    """The columns the lambdarank model orders by: all but the in-problem ones (feature_table
+    .centred), which grouped cross-validation on train found to cost it (ranking_models.py)."""
+    return [j for j, name in enumerate(names) if not name.startswith(ORDER_DROPS)]
+
+
+ORDER_DROPS = ("in_problem_",)
 
 
 def problems_of(rows: list, field: str = "keval_problem") -> list:
@@ -61,7 +71,7 @@ def train(data: str, model_path: str, seed: int = 0, compiled: bool = False) -> 
     regressor.fit(X, log_y)
     order = spread = None
     if all(r.get("keval_problem") for r in timed):
-        order = Ranker("lambdarank", seed).fit(X, log_y, problems)
+        order = Ranker("lambdarank", seed).fit(X[:, order_columns(names)], log_y, problems)
         spread = Ranker("regression", seed).fit(X, log_y, problems)
     failed = [r.get("y") is None for r in rows]
     classifier = None
@@ -105,7 +115,8 @@ def predict_log(model: dict, rows: list, problems: list) -> list:
     absolute = list(model["regressor"].predict(X))
     if model.get("order") is None:
         return absolute
-    relative = dealt_in_order(model["spread"].score(X), model["order"].score(X), problems)
+    order = model["order"].score(X[:, order_columns(model["features"])])
+    relative = dealt_in_order(model["spread"].score(X), order, problems)
     return [level + rank for level, rank in zip(group_means(absolute, problems), relative)]
 
 

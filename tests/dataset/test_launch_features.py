@@ -73,10 +73,13 @@ def test_the_feature_matrix_holds_each_rows_launch_and_its_place_in_the_problem(
     blocks = (256, 1024, 4096)  # written as shifts: the text shows `1 << 8`, the launch 256
     codes = [GOLDEN.replace("BLOCK = 2048", f"BLOCK = 1 << {b.bit_length() - 1}") for b in blocks]
     rows = [{"x": code, "suite": "keval", "task": "vector_add", "case": CASE, "dtype": DTYPE,
-             "submission_id": f"v{i}"} for i, code in enumerate(codes)]
+             "submission_id": f"v{i}", "shapes": {"n": 2 ** 27}} for i, code in enumerate(codes)]
     X, names = feature_matrix(rows, ["p"] * 3, cache=str(tmp_path))
     column = {name: [row[j] for row in X] for j, name in enumerate(names)}
     assert column["launch_tile_log2"] == [8, 10, 12]
     assert column["in_problem_launch_tile_log2"] == [-2, 0, 2]  # less the problem's median, 10
     assert column["vs_golden_tile_log2"] == [-3, -1, 1]  # the golden's 2048 from suites/keval
     assert "compiled_registers" not in column  # compiled features only when asked for
+    # the H200 model (hardware_model.py): larger tiles keep more bytes in flight, so run faster
+    assert column["hw_time_log2"][0] > column["hw_time_log2"][1] > column["hw_time_log2"][2]
+    assert column["rank_hw_time_log2"] == [1.0, 0.5, 0.0]
