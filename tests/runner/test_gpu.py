@@ -9,12 +9,12 @@ import tempfile
 import pytest
 import torch
 
+from leased_uids import uid_for
 from runner_harness import RunnerProcess, all_checks, case, of_type, only, sandbox_settings, work_file
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 
 TIMING = {"enabled": True, "warmup": 2, "min_samples": 10, "max_samples": 20, "max_seconds": 2.0}
-TEST_UID = 47300
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def folder():
 @pytest.fixture(scope="module")
 def capabilities(gpu_runner):
     messages = gpu_runner.run({"op": "probe", "job": "gp", "device": "cuda", "gpu": 0,
-                               "sandbox": sandbox_settings(uid=TEST_UID)})
+                               "sandbox": sandbox_settings(uid=uid_for("gpu"))})
     probe = only(messages, "probe")
     print("probe:", probe)
     return probe["sandbox_capabilities"]
@@ -52,7 +52,7 @@ def gpu_jobs(jobs, folder):
 
 def sandbox_for(capabilities, folder) -> dict:
     usable = capabilities["root"] and capabilities["cuda_as_uid"] and capabilities["toolkit_readable_as_uid"]
-    return sandbox_settings(uid=TEST_UID if usable else None, isolate_network=capabilities["netns"],
+    return sandbox_settings(uid=uid_for("gpu") if usable else None, isolate_network=capabilities["netns"],
                             rlimits={"nofile": 4096, "fsize_bytes": 1 << 30},
                             env={"TRITON_CACHE_DIR": os.path.join(folder, "triton-cache")})
 

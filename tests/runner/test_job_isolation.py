@@ -16,11 +16,11 @@ import warnings
 
 import pytest
 
+from leased_uids import uid_for
 from keval_runner.sandbox import leftover_processes, private_tmp, sandbox, tree_by_descriptor
 
 ROOT = os.geteuid() == 0
 needs_root = pytest.mark.skipif(not ROOT, reason="needs root (a second uid, mounts)")
-TEST_UID = 47150
 WAIT_S = 60.0  # generous: CI runs on two busy cores
 
 
@@ -81,11 +81,11 @@ def test_the_uid_itself_can_remove_its_chmod_000_tree():
     os.chmod(folder, 0o755)  # the test uid must traverse it
     cache = os.path.join(folder, "cache")
     os.mkdir(cache)
-    os.chown(cache, TEST_UID, TEST_UID)
+    os.chown(cache, uid_for("job_isolation"), uid_for("job_isolation"))
 
     def test():
-        os.setgid(TEST_UID)
-        os.setuid(TEST_UID)
+        os.setgid(uid_for("job_isolation"))
+        os.setuid(uid_for("job_isolation"))
         _deep_tree(cache, levels=250)
         tree_by_descriptor.empty_folder(cache)
         return 0 if os.listdir(cache) == [] else 2
@@ -101,7 +101,7 @@ def test_chown_tree_reaches_past_path_max(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
     _deep_tree(str(tree))
-    sandbox.chown_tree(str(tree), TEST_UID, TEST_UID)
+    sandbox.chown_tree(str(tree), uid_for("job_isolation"), uid_for("job_isolation"))
 
     def owners_below():
         owners = set()
@@ -115,7 +115,7 @@ def test_chown_tree_reaches_past_path_max(tmp_path):
             os.close(fd)
             fd = child
 
-    assert owners_below() == {TEST_UID}
+    assert owners_below() == {uid_for("job_isolation")}
     tree_by_descriptor.empty_folder(str(tree))
 
 
@@ -161,15 +161,15 @@ def _zombie_leader_with_a_live_thread(uid: int) -> int:
 @pytest.mark.timeout(120)
 def test_a_live_thread_of_a_zombie_leader_of_the_uid_is_reaped():
     def test():
-        leftover_processes.kill_leftovers(None, TEST_UID)  # whatever an earlier, failed run left
-        pid = _zombie_leader_with_a_live_thread(TEST_UID)
+        leftover_processes.kill_leftovers(None, uid_for("job_isolation"))  # whatever an earlier, failed run left
+        pid = _zombie_leader_with_a_live_thread(uid_for("job_isolation"))
         try:
             threads = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
             if len(threads) != 1 or _state(pid) != "Z":
                 return 2  # not the scenario
-            if leftover_processes.leftover_tasks(None, TEST_UID) != {pid: threads}:
+            if leftover_processes.leftover_tasks(None, uid_for("job_isolation")) != {pid: threads}:
                 return 3
-            if leftover_processes.kill_leftovers(None, TEST_UID) != 1:
+            if leftover_processes.kill_leftovers(None, uid_for("job_isolation")) != 1:
                 return 4
             deadline = time.monotonic() + WAIT_S
             while os.path.exists(f"/proc/{pid}"):  # reaped once every thread died
@@ -177,7 +177,7 @@ def test_a_live_thread_of_a_zombie_leader_of_the_uid_is_reaped():
                     return 5
                 leftover_processes.reap_children()
                 time.sleep(0.01)
-            return 0 if leftover_processes.leftover_tasks(None, TEST_UID) == {} else 6
+            return 0 if leftover_processes.leftover_tasks(None, uid_for("job_isolation")) == {} else 6
         finally:
             if os.path.exists(f"/proc/{pid}"):
                 for tid in os.listdir(f"/proc/{pid}/task"):

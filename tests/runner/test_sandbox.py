@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from keval_runner.sandbox import sandbox
+from leased_uids import lease_uid
 from runner_harness import SECRET_ENV, TASK_DIR, case, of_type, only, sandbox_settings, work_file
 
 ROOT = os.geteuid() == 0
@@ -71,16 +72,17 @@ def test_disabled_sandbox_sends_no_sandbox_message(runner, jobs):
 @needs_root
 def test_sandbox_message_comes_first_and_tells_what_was_applied(runner, open_jobs):
     limits = {"cpu_s": 600, "fsize_bytes": 1 << 30, "nofile": 512, "nproc": None, "as_bytes": None}
-    request = open_jobs.candidate("correct", cases=ONE_SEED, sandbox=sandbox_settings(uid=47101, rlimits=limits))
+    uid = lease_uid()
+    request = open_jobs.candidate("correct", cases=ONE_SEED, sandbox=sandbox_settings(uid=uid, rlimits=limits))
     messages = runner.run(request)
     assert [m["type"] for m in messages[:3]] == ["started", "sandbox", "entry"]
     facts = messages[1]
-    assert facts["uid"] == 47101 and facts["warnings"] == [] and facts["network_isolated"] is False
+    assert facts["uid"] == uid and facts["warnings"] == [] and facts["network_isolated"] is False
     assert facts["rlimits"] == limits
     assert only(messages, "call")["ok"] is True and messages[-1]["code"] == 0
     # the guest owns only its own folder; the job's folder (the controller's signal files) and
     # the saved outputs (what the verdict reads) stay root's
-    assert os.stat(os.path.join(request["work_dir"], "guest")).st_uid == 47101
+    assert os.stat(os.path.join(request["work_dir"], "guest")).st_uid == uid
     assert os.stat(request["work_dir"]).st_uid == 0 and os.stat(request["outputs_dir"]).st_uid == 0
     assert os.stat(os.path.join(request["work_dir"], "stdout.txt")).st_uid == 0  # the zygote's file
 
@@ -140,7 +142,7 @@ def test_files_outside_the_work_dir_are_not_writable(runner, open_jobs):
     os.makedirs(protected)
     target = os.path.join(protected, "target.txt")
     request = open_jobs.candidate("writes_outside", cases=ONE_SEED, task_dir=task_dir,
-                                  sandbox=sandbox_settings(uid=47103, env={"KEVAL_TEST_TARGET": target,
+                                  sandbox=sandbox_settings(uid=lease_uid(), env={"KEVAL_TEST_TARGET": target,
                                                                            "KEVAL_TEST_TASK_DIR": task_dir}))
     messages = runner.run(request)
     assert only(messages, "call")["ok"] is True
@@ -174,7 +176,7 @@ def test_output_under_the_cap_is_kept_whole(runner, jobs):
 
 @needs_root
 def test_fork_bomb_leftovers_of_the_uid_are_killed(runner, open_jobs):
-    uid = 47104
+    uid = lease_uid()
     request = open_jobs.candidate("fork_bomb", sandbox=sandbox_settings(uid=uid))
     messages = runner.run(request)
     assert all(c["ok"] for c in of_type(messages, "call"))
@@ -224,14 +226,15 @@ def test_without_a_sandbox_the_environment_is_inherited(runner, jobs):
 # -- the probe's capabilities ------------------------------------------------------------
 
 def test_probe_reports_sandbox_capabilities(runner):
+    uid = lease_uid()
     messages = runner.run({"op": "probe", "job": "sp1", "device": "cpu", "gpu": 0,
-                           "sandbox": sandbox_settings(uid=47105, isolate_network=True)})
+                           "sandbox": sandbox_settings(uid=uid, isolate_network=True)})
     assert [m["type"] for m in messages[:3]] == ["started", "sandbox", "probe"]
     caps = only(messages, "probe")["sandbox_capabilities"]
     assert caps["root"] is ROOT and isinstance(caps["netns"], bool)
     assert caps["cuda_as_uid"] is None  # no CUDA here
     if ROOT:
-        assert isinstance(caps["toolkit_readable_as_uid"], bool) and caps["test_uid"] == 47105
+        assert isinstance(caps["toolkit_readable_as_uid"], bool) and caps["test_uid"] == uid
 
 
 # -- units ----------------------------------------------------------------------------------
