@@ -20,4 +20,9 @@ def make_inputs(case, dtype, seed):
         x[0, :cg] *= 1e3
         x[N - 1, (G // 2) * cg:(G // 2 + 1) * cg] += 100
         x[N // 2, (G - 1) * cg:] *= 1e-3
+    if case.get("offset_channel"):
+        # the first channel of the last sample's first group offset by 10: a group whose parts
+        # (chunks of it) have means far apart, so their combined variance needs the spread of
+        # the means
+        x[N - 1, 0] += 10
     return x.to(dtype).to(dev), weight.to(dtype).to(dev), bias.to(dtype).to(dev), G
