@@ -1,5 +1,5 @@
 # task: relu
-# expect: mismatch|nan_mismatch|tampering
+# expect: mismatch|nan_mismatch|tampering|nondeterministic
 # device: both
 # needs: timing
 # why: finds the guest's timed-input rotations through gc (names built at run time), fills their recorded first outputs with NaN, and from then on returns NaN (its kernel on one element, no work) in timed calls (pygpubench submission_gc_nan)
@@ -60,7 +60,9 @@ _addresses = {}
 def _timed(x) -> bool:
     """Timed calls reuse one set of buffers: an input address seen three times means the clock
     is running, whichever process holds it (keval's warden times the CPU candidate itself, and
-    its guest then holds no rotation to poison)."""
+    its guest then holds no rotation to poison). On a busy machine the allocator can hand the
+    correctness calls one address three times too: its NaN then meets the determinism check
+    (`nondeterministic`, seen beside a second `make test`)."""
     _addresses[x.data_ptr()] = _addresses.get(x.data_ptr(), 0) + 1
     return _addresses[x.data_ptr()] >= 3
 
