@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import time
 
-from conftest import CORE, FAILING, KEVAL, REPO, recorded_routes, run_keval
+from conftest import CORE, FAILING, KEVAL, REPO, recorded_routes, run_keval, task_config
 
 SAMPLES = 4
 FAULTS = {"2": "rate_limit", "5": "server_error", "9": "broken_json", "13": "no_choices"}
@@ -29,6 +29,15 @@ def stored_rows(store) -> int:
             return db.execute("SELECT COUNT(*) FROM samples").fetchone()[0]
     except sqlite3.OperationalError:
         return 0
+
+
+def signature_route(task: str) -> str:
+    return "    " + task_config(task)["signature"]
+
+
+def stored_pairs(store) -> set:
+    with sqlite3.connect(store) as db:
+        return {(signature_route(task), sample) for task, sample in db.execute("SELECT task, sample FROM samples")}
 
 
 def crash_midway(server, out, store):
@@ -52,12 +61,15 @@ def test_generate_crash_resume_run_and_score(tmp_path, fake_server):
 
     kept = crash_midway(server, out, store)
     assert 12 <= kept < len(CORE) * SAMPLES and not out.exists()
+    missing = {(signature_route(t), i) for t in CORE for i in range(SAMPLES)} - stored_pairs(store)
     asked_before = len(server.requests())
     result = run_keval(*generate_args(server, out))
     assert f"{kept} already stored" in result.stderr
-    # The rerun asks only for what was missing (plus the faults it meets again, none here).
+    # The rerun asks only for what was missing. The killed run's requests still in the server's
+    # backlog may be logged after asked_before: at most --concurrency of them, all for missing pairs.
     answered_after = [r for r in server.requests()[asked_before:] if r["fault"] is None]
-    assert len(answered_after) == len(CORE) * SAMPLES - kept
+    assert {(r["route"], r["seed"]) for r in answered_after} == missing
+    assert len(missing) <= len(answered_after) <= len(missing) + 2
 
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == len(CORE) * SAMPLES == stored_rows(store)
