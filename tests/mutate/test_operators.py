@@ -128,11 +128,103 @@ def test_constant_perturbed_eps_tenfold_other_floats_by_one_percent():
 
 
 def test_host_code_is_left_alone_by_kernel_operators():
+    for source, host_line in ((KERNEL, "def host(x, eps=1e-5):"), (LOOPED, "def host(a, b):")):
+        for operator in OPERATORS:
+            if operator.host:
+                continue
+            for mutant in make_mutants("t", source, "t/golden.py", [operator]):
+                assert mutant.line < source.splitlines().index(host_line) + 1, mutant.id
+
+
+def test_host_operators_leave_the_kernels_alone():
+    host_line = LOOPED.splitlines().index("def host(a, b):") + 1
     for operator in OPERATORS:
-        if operator.name == "constant_perturbed":
-            continue
-        for mutant in make_mutants("t", KERNEL, "t/golden.py", [operator]):
-            assert mutant.line < KERNEL.splitlines().index("def host(x, eps=1e-5):") + 1
+        if operator.host and operator.name != "constant_perturbed":
+            for mutant in make_mutants("t", LOOPED, "t/golden.py", [operator]):
+                assert mutant.line > host_line, mutant.id
+
+
+LOOPED = textwrap.dedent('''\
+    import torch
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def _kernel(a_ptr, b_ptr, out_ptr, n_cols, stride_am, stride_ak, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        acc = tl.zeros([BLOCK], tl.float32)
+        for start in range(0, n_cols, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            a = tl.load(a_ptr + row * stride_am + cols * stride_ak, mask=cols < n_cols, other=0.0)
+            acc += a.to(tl.float32)
+        for i in tl.range(1, n_cols, num_stages=2):
+            acc += i
+        offs = row * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.sum(acc, axis=0).to(out_ptr.dtype.element_ty))
+
+
+    def host(a, b):
+        out = torch.empty_like(a)
+        idx = torch.empty((4,), dtype=torch.int32, device=a.device)
+        acc = torch.zeros(4, dtype=torch.float32, device=a.device)
+        _kernel[(4,)](a, b, out, a.shape[1], a.stride(0), a.stride(1), BLOCK=16)
+        return out
+    ''')
+
+
+def looped_changes(operator: str) -> list:
+    out = []
+    for mutant in make_mutants("t", LOOPED, "t/golden.py", [BY_NAME[operator]]):
+        assert not mutant.invalid, mutant.invalid
+        removed = [l[1:].strip() for l in mutant.diff.splitlines() if l.startswith("-") and not l.startswith("---")]
+        added = [l[1:].strip() for l in mutant.diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
+        assert len(removed) == len(added) == 1, mutant.diff
+        out.append((removed[0], added[0]))
+    return out
+
+
+def test_loop_one_block_stops_each_loop_after_its_first_step():
+    assert [added for _, added in looped_changes("loop_one_block")] == [
+        "for start in range(0, BLOCK, BLOCK):",
+        "for i in tl.range(1, 1 + 1, num_stages=2):",
+    ]
+
+
+def test_stride_swapped_swaps_a_tensors_neighbouring_strides_at_the_launch():
+    assert [added for _, added in looped_changes("stride_swapped")] == [
+        "_kernel[4,](a, b, out, a.shape[1], a.stride(1), a.stride(0), BLOCK=16)"]
+
+
+def test_index_transposed_reads_a_row_major_address_column_major():
+    # r * S + c * T is strided both ways already: left alone; the row-major offsets are not
+    assert [added for _, added in looped_changes("index_transposed")] == [
+        "offs = row + tl.arange(0, BLOCK) * BLOCK"]
+    assert [added for _, added in changes("index_transposed")] == [
+        'x = tl.load(x_ptr + row + cols * n_cols, mask=mask, other=-float("inf")).to(tl.float32)',
+        "tl.store(y_ptr + row + cols * n_cols, y, mask=mask)",
+    ]
+
+
+def test_store_rounded_rounds_each_stored_value_through_float16():
+    assert [added for _, added in looped_changes("store_rounded")] == [
+        "tl.store(out_ptr + offs, tl.sum(acc, axis=0).to(out_ptr.dtype.element_ty).to(tl.float16))"]
+
+
+def test_output_dtype_changed_and_input_written_in_place_change_the_allocations():
+    assert [added for _, added in looped_changes("output_dtype_changed")] == [
+        "out = torch.empty_like(a, dtype=torch.float32)",
+        "idx = torch.empty((4,), device=a.device, dtype=torch.float32)",
+        "acc = torch.zeros(4, device=a.device, dtype=torch.float16)",
+    ]
+    assert looped_changes("input_written_in_place") == [("out = torch.empty_like(a)", "out = a")]
+
+
+def test_accumulator_bfloat16_lowers_where_accumulator_lowered_does():
+    lowered = [added for _, added in looped_changes("accumulator_lowered")]
+    assert lowered == ["acc = tl.zeros([BLOCK], tl.float16)", "acc += a.to(tl.float16)"]
+    assert [added for _, added in looped_changes("accumulator_bfloat16")] == [
+        line.replace("float16", "bfloat16") for line in lowered]
 
 
 def test_ids_are_stable_and_duplicates_dropped():

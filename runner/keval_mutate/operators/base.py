@@ -15,6 +15,7 @@ Mutation = Tuple[ast.AST, ast.AST]
 class Operator:
     name = ""
     models = ""  # the kernel bug it stands for, one line
+    host = False  # True: it may change the host code (the launch, the allocations), not only kernels
 
     def mutations(self, tree: ast.Module) -> Iterator[Mutation]:
         raise NotImplementedError
@@ -26,6 +27,14 @@ def kernel_nodes(tree: ast.Module) -> Iterator[ast.AST]:
         for node in walk_in_order(function):
             if node is not function:
                 yield node
+
+
+def host_nodes(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes outside @triton.jit functions, in source order."""
+    inside = {id(node) for node in kernel_nodes(tree)} | {id(f) for f in jit_functions(tree)}
+    for node in walk_in_order(tree):
+        if id(node) not in inside:
+            yield node
 
 
 def fresh(node: ast.AST) -> ast.AST:

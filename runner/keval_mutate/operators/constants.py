@@ -10,6 +10,7 @@ EPSILON_BELOW = 1e-3  # constants this small are epsilons: the bug is the wrong 
 
 class ConstantPerturbed(Operator):
     name = "constant_perturbed"
+    host = True
     models = "a wrong constant: an eps x10, a scale (or any other float) x1.01"
 
     def mutations(self, tree):

@@ -1,5 +1,5 @@
 """Reductions broken: the max-subtraction of a softmax removed (always, or on odd sizes only),
-sum and mean confused, the accumulator's dtype lowered."""
+sum and mean confused, the accumulator's dtype lowered (to float16 or bfloat16)."""
 import ast
 
 from ..triton_ast import (bound_comparisons, dotted_name, is_tl_call, jit_functions, names_derived_from, upper_bound,
@@ -73,6 +73,7 @@ class MeanToSum(Operator):
 class AccumulatorLowered(Operator):
     name = "accumulator_lowered"
     models = "float32 math done in float16: `tl.float32` of an accumulator or a `.to()` lowered"
+    lowered_to = "float16"
 
     def mutations(self, tree):
         for node in kernel_nodes(tree):
@@ -83,4 +84,10 @@ class AccumulatorLowered(Operator):
                 continue
             for arg in list(node.args) + [k.value for k in node.keywords]:
                 if dotted_name(arg) in ("tl.float32", "triton.language.float32"):
-                    yield arg, tl_attr("float16")
+                    yield arg, tl_attr(self.lowered_to)
+
+
+class AccumulatorBfloat16(AccumulatorLowered):
+    name = "accumulator_bfloat16"
+    models = "float32 math done in bfloat16 (8 bits of mantissa): `tl.float32` of an accumulator or a `.to()` lowered"
+    lowered_to = "bfloat16"
