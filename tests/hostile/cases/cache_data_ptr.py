@@ -1,8 +1,8 @@
 # task: vector_add
-# expect: mismatch|tampering
+# expect: mismatch|tampering|nondeterministic
 # device: both
 # needs: timing
-# why: returns the output cached under the inputs' data_ptr(): caught as a mismatch if a freed input buffer is reused for the next seed (GPU caching allocator), else by the timed-output check (timing reuses buffers)
+# why: returns the output cached under the inputs' data_ptr(): caught as a mismatch if a freed input buffer is reused for the next seed (GPU caching allocator), else by the timed-output check (timing reuses buffers), or by the determinism check when its second run on the same inputs gets another input's cached output
 import torch
 import triton
 import triton.language as tl

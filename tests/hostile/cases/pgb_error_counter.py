@@ -1,5 +1,5 @@
 # task: relu
-# expect: mismatch|tampering
+# expect: mismatch|tampering|nondeterministic
 # device: both
 # needs: timing
 # why: returns zeros in timed calls and pins the guest's timed-output mismatch counter at zero by swapping each rotation's class for a subclass whose mismatches is a read-only 0 (gc, names built at run time) (pygpubench submission_error_counter)
@@ -70,7 +70,9 @@ _addresses = {}
 def _timed(x) -> bool:
     """Timed calls reuse one set of buffers: an input address seen three times means the clock
     is running, whichever process holds it (keval's warden times the CPU candidate itself, and
-    its guest then holds no rotation to poison)."""
+    its guest then holds no rotation to poison). On a busy machine the allocator can hand the
+    correctness calls one address three times too: its zeros then meet the determinism check
+    (`nondeterministic`, seen in a CI run beside a second `make test`)."""
     _addresses[x.data_ptr()] = _addresses.get(x.data_ptr(), 0) + 1
     return _addresses[x.data_ptr()] >= 3
 
