@@ -90,9 +90,11 @@ size_t ConnectionReaper::sweep(Clock::time_point now) {
   size_t closed = 0;
   for (const auto& [fd, peer] : connections) {
     const auto it = seen_.find(peer);
-    const Seen seen = it == seen_.end() ? Seen{now, false} : it->second;
+    Seen seen = it == seen_.end() ? Seen{now, false} : it->second;
+    if (holds_whole_headers(fd)) seen.whole_at = now;
+    const bool quiet = now - seen.since >= deadline_ && !(seen.whole_at && now - *seen.whole_at < deadline_);
     // the peer is asked again: the descriptor may have been closed and reused since
-    if (!seen.busy && now - seen.since >= deadline_ && !holds_whole_headers(fd) && peer_of(fd) == peer) {
+    if (!seen.busy && quiet && peer_of(fd) == peer) {
       ::shutdown(fd, SHUT_RDWR);  // its thread sees the end and closes it
       ++closed;
       continue;

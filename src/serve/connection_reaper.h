@@ -5,12 +5,16 @@
 // and bounds each read, never the whole header, so a few such connections could hold every
 // thread and leave /v1/health unanswered. The reaper shuts down each connection to the port
 // that has been quiet for `header_deadline` (since it connected or was last answered) and
-// holds no whole header block in its socket, unless a request on it is being answered.
+// holds no whole header block in its socket, unless a request on it is being answered. A
+// connection seen holding its whole headers gets a deadline from that sighting for its thread
+// to start the request: the thread reads the bytes out of the socket a moment before it says
+// so, and a sweep in that moment must not shut a request that waited its turn.
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -42,6 +46,7 @@ class ConnectionReaper {
   struct Seen {
     Clock::time_point since;  // connected, or last answered
     bool busy = false;        // a request on it is being answered
+    std::optional<Clock::time_point> whole_at;  // last seen holding whole headers, since `since`
   };
 
   const int port_;

@@ -36,6 +36,12 @@ class Listener {
     ::close(fd_);
   }
   int port() const { return port_; }
+  // What a server thread does first: reads the last accepted connection's bytes out of its socket.
+  void read_last() {
+    char bytes[4096];
+    while (::recv(accepted_.back(), bytes, sizeof bytes, MSG_DONTWAIT) > 0) {
+    }
+  }
 
   // A client connected and accepted: (client fd, the server side's peer name).
   std::pair<int, std::string> connect(const std::string& sends = "") {
@@ -92,6 +98,24 @@ TEST(ConnectionReaperTest, ShutsPartHeadersButKeepsAWholeRequestWaitingForAThrea
   EXPECT_TRUE(ended(slow));
   EXPECT_EQ(reaper.sweep(t0 + 60s), 0u);  // whole: still there, still kept
   ::close(slow);
+  ::close(whole);
+}
+
+TEST(ConnectionReaperTest, KeepsAWaitingRequestWhileItsThreadReadsItThenCountsFromThere) {
+  // A request that waited its turn past the deadline, read out of its socket by the thread that
+  // took it, which has not yet said it started (a busy machine): the next sweep keeps it; a
+  // thread that never starts it loses it a deadline later.
+  Listener listener;
+  ConnectionReaper reaper(listener.port(), 10s);
+  const auto [whole, peer] = listener.connect("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto t0 = Clock::now();
+  reaper.sweep(t0);
+  EXPECT_EQ(reaper.sweep(t0 + 12s), 0u);
+  listener.read_last();
+  EXPECT_EQ(reaper.sweep(t0 + 13s), 0u);
+  EXPECT_EQ(reaper.sweep(t0 + 21s), 0u);
+  EXPECT_EQ(reaper.sweep(t0 + 22s), 1u);
+  EXPECT_TRUE(ended(whole));
   ::close(whole);
 }
 
