@@ -1,13 +1,14 @@
 """`differential`: the wide check that tells an equivalent survivor from a hole.
 
-For each trial (trial_shapes: a shape; trial_values: a dtype of the task and a value regime) the
-task's make_inputs draws the inputs, the reference and the golden run on them (the golden under
-the bounds check of interpreter_memcheck), and, where the golden agrees with the reference, each
-mutant still standing runs in a forked child: its outputs against the reference's under the
-task's tolerance, its inputs unchanged (unless the task is inplace), every load and store inside
-the launch's tensors. The first trial a mutant fails exposes it (`survived`, with that trial as
-the evidence); a mutant that agrees on every trial is `equivalent`, with the trials as the
-evidence. A trial the golden itself fails is outside the task's domain and skipped.
+For each trial (trial_plan: a shape of trial_shapes; a dtype of the task, a value regime of
+trial_values and the inputs it bends) the task's make_inputs draws the inputs, the reference
+and the golden run on them (the golden under the bounds check of interpreter_memcheck), and,
+where the golden agrees with the reference, each mutant still standing runs in a forked child:
+its outputs against the reference's under the task's tolerance, its inputs unchanged (unless
+the task is inplace), every load and store inside the launch's tensors. The first trial a
+mutant fails exposes it (`survived`, with that trial as the evidence); a mutant that agrees on
+every trial is `equivalent`, with the trials as the evidence. A trial the golden itself fails
+is outside the task's domain and skipped.
 
 Runs under TRITON_INTERPRET=1 on the CPU; writes OUT/<mutant file stem>.json per mutant.
 """
@@ -18,8 +19,9 @@ import signal
 import time
 import tomllib
 
-from .trial_shapes import plan
-from .trial_values import REGIMES, bend
+from .trial_plan import trials_of
+from .trial_shapes import within_time
+from .trial_values import bend, targets
 
 EQUIVALENT, SURVIVED, UNCHECKED = "equivalent", "survived", "unchecked"
 # Tests only: the check makes PATH.reached and waits for PATH before its first trial, so a test
@@ -57,34 +59,21 @@ def read_task(task_dir: str) -> dict:
     if not small:
         raise ValueError(f"{path}: no small case to draw the check's shapes from")
     return {"entry": task["entry"], "dtypes": task["dtypes"], "inplace": task.get("inplace", False),
-            "tolerance": task["tolerance"], "templates": small}
+            "tolerance": task["tolerance"], "templates": small, "cases": task.get("cases", [])}
 
 
-def trials_of(task: dict, trials: int, seed: int) -> list:
-    """Every trial: case params, dtype, regime, seed, the template's tolerance overrides. Each
-    small case meets every value regime in every dtype of it (its variants taking turns: as
-    listed, sizes +1, -1, one row), so a wide case gets bfloat16 values past 65504 and a row's
-    extreme at its first column whatever the seed; then `trials` draws, a regime each in turn."""
-    templates = [{**c.get("params", {}), "name": c["name"]} for c in task["templates"]]
-    anchored, drawn = plan(templates, trials, seed)
-    chosen = []
-    for variants, template in zip(anchored, task["templates"]):
-        dtypes = template.get("dtypes") or task["dtypes"]
-        for r, regime in enumerate(REGIMES):
-            for d, dtype in enumerate(dtypes):
-                chosen.append((variants[(r + d) % len(variants)], template, regime, dtype))
-    for i, trial in enumerate(drawn):
-        template = task["templates"][i % len(templates)]
-        dtypes = template.get("dtypes") or task["dtypes"]
-        chosen.append((trial, template, REGIMES[(i // 3) % len(REGIMES)], dtypes[i % len(dtypes)]))
-    out = []
-    for i, (trial, template, regime, dtype) in enumerate(chosen):
-        tolerance = {**task["tolerance"].get(dtype, {}), **template.get("tolerance", {}).get(dtype, {})}
-        case = {**trial["case"], "name": f"differential_{i}"}
-        out.append({"index": i, "case": case, "kinds": trial["kinds"], "dtype": dtype, "regime": regime,
-                    "seed": seed * 1000 + i, "atol": float(tolerance.get("atol", 0.0)),
-                    "rtol": float(tolerance.get("rtol", 0.0)), "template": template["name"]})
-    return out
+def floating_inputs(reference, task: dict) -> int:
+    """How many floating tensors make_inputs returns (on the first small case): the plan bends
+    them all in some trials when there are several."""
+    import torch
+    template = task["templates"][0]
+    dtype = (template.get("dtypes") or task["dtypes"])[0]
+    try:
+        with torch.device("cpu"):
+            args = reference.make_inputs(dict(template.get("params", {})), getattr(torch, dtype), 0)
+    except Exception:  # noqa: BLE001 - the trials will say why
+        return 1
+    return max(1, len(targets(tuple(args), "all")))
 
 
 def _clone(args):
@@ -179,9 +168,10 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
     evidence = {m: {"id": m, "file": os.path.basename(p), "verdict": UNCHECKED, "trials_planned": 0, "compared": 0,
                     "dtypes": [], "regimes": [], "exposed_by": None, "skipped": {}, "memcheck": not memcheck_problem}
                 for m, p in mutants}
-    planned = trials_of(task, trials, seed)
+    planned = trials_of(task, trials, seed, floating_inputs(reference, task))
     _hold_if_asked()
     started, skipped, first_skipped, compared = time.monotonic(), {}, {}, []
+    case_s = {}  # per small case, the golden's fastest call on it as listed: what a raise scales
     import torch
     for trial in planned:
         if not standing:
@@ -189,17 +179,23 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
         if time.monotonic() - started > budget_s:
             skipped["out of time"] = skipped.get("out of time", 0) + 1
             continue
-        brief = {k: trial[k] for k in ("index", "template", "case", "kinds", "dtype", "regime", "seed")}
+        if trial["raised"]:
+            trial = within_time(trial, case_s.get(trial["template"], max(case_s.values(), default=0.0)))
+        brief = {k: trial[k] for k in ("index", "template", "case", "kinds", "dtype", "regime", "which", "seed")}
         try:
             with torch.device("cpu"):
                 args = reference.make_inputs(dict(trial["case"]), getattr(torch, trial["dtype"]), trial["seed"])
-            args = bend(tuple(args), trial["regime"])
+            brief["bent"] = targets(tuple(args), trial["which"]) if trial["regime"] != "as_drawn" else []
+            args = bend(tuple(args), trial["regime"], trial["which"])
             refs = as_output_list(reference.reference(*_clone(args)))
         except Exception as exc:  # noqa: BLE001 - a shape the task's reference does not take
             _skip(skipped, first_skipped, f"the reference or make_inputs raised {type(exc).__name__}",
                   {**brief, "what": str(exc)[:300]})
             continue
+        called = time.monotonic()
         golden_says = disagreement(golden, args, refs, trial, task["inplace"])
+        if trial["kinds"].get("shape") == "a case of the task":
+            case_s[trial["template"]] = min(case_s.get(trial["template"], 1e9), time.monotonic() - called)
         if golden_says:
             _skip(skipped, first_skipped, "the golden disagrees with the reference (outside the task's domain)",
                   {**brief, "what": golden_says})

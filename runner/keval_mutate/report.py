@@ -74,7 +74,10 @@ def _equivalence_note(evidence: dict) -> str:
     exposed = evidence.get("exposed_by")
     if exposed:
         shape = ", ".join(f"{k}={v}" for k, v in exposed["case"].items() if k != "name")
-        return f"exposed by {shape} {exposed['dtype']} {exposed['regime']} (seed {exposed['seed']}): {exposed['what']}"
+        bent = exposed.get("bent") or []
+        inputs = f" on arguments {', '.join(map(str, bent))}" if bent and bent != [0] else ""
+        return (f"exposed by {shape} {exposed['dtype']} {exposed['regime']}{inputs} (seed {exposed['seed']}): "
+                f"{exposed['what']}")
     return f"not proven equivalent: {evidence.get('unchecked_because', 'the check did not finish')}"
 
 

@@ -1,11 +1,17 @@
-"""The shapes of the differential check: a task's small cases, their neighbours, and redrawn.
+"""The shapes of the differential check: a task's small cases, their neighbours, raised, redrawn.
 
 Each small case is anchored as it is, with every size one larger and one smaller, and as one row
-of its width. The drawn trials take the cases as templates in turn and draw a new value for
-every integer param (its shape symbols): primes, odd sizes, even sizes that are not a power of
-two, powers of two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The
-draw is log-uniform up to 1.5x the template's value (from 1, or from half the template's value),
-and the product of the symbols stays within the largest small case's, so the CPU interpreter
+of its width. Then it is raised: one symbol at a time well past the case (to the largest value
+of that symbol among all the task's cases, small or not, and at least RAISE x the case's), odd
+and even-not-a-power-of-two, the other symbols halved to fit RAISED_BUDGET x the largest small
+case: the loops, chunks and splits a kernel starts only past the small sizes (bench/runs/
+2026-12-05-mutation-cpu-7.md: softmax_dim0's splits, softmax_wide's chunks, group_norm's
+chunks of a group) get trials, at a size the CPU interpreter still finishes (within_time).
+The drawn trials take the cases as templates in turn and draw a new value for every integer
+param (its shape symbols): primes, odd sizes, even sizes that are not a power of two, powers of
+two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The draw is
+log-uniform up to 1.5x the template's value (from 1, or from half the template's value), and
+the product of the symbols stays within the largest small case's, so the CPU interpreter
 finishes. A shape the task does not allow (the golden fails on it, or its make_inputs raises) is
 skipped by the check, not held against the mutant: the golden draws the domain. Flags
 (`outliers = true`) are kept or set per drawn trial.
@@ -13,8 +19,12 @@ skipped by the check, not held against the mutant: the golden draws the domain. 
 import math
 import random
 
-PLAN_VERSION = 3  # part of the evidence's fingerprint: a new plan checks again
+PLAN_VERSION = 4  # part of the evidence's fingerprint: a new plan checks again
 
+RAISE = 4  # a raised symbol is at least this many times the case's
+RAISED_BUDGET = 4  # a raised trial holds at most this many times the largest small case's elements
+RAISED_CALL_S = 1.0  # a raised trial's golden call, estimated from the case's own, at most this long
+RAISED_FORMS = ("odd", "even_not_power_of_two")  # a tail no block divides; a mask widened on even sizes
 KINDS = ("template", "prime", "odd", "even_not_power_of_two", "power_of_two", "power_of_two_plus_one",
          "power_of_two_minus_one", "tiny")
 
@@ -58,14 +68,16 @@ def size_of(case: dict) -> int:
     return math.prod(max(1, case[k]) for k in symbols(case))
 
 
-def fit(case: dict, kinds: dict, budget: int) -> None:
+def fit(case: dict, kinds: dict, budget: int, keep: str = "") -> None:
     """Halves the other symbols before the largest until the case fits the budget: a wide row
-    stays wide (its looped kernel is what the case is for), its row count shrinks."""
-    names = sorted(symbols(case), key=lambda k: case[k])
+    stays wide (its looped kernel is what the case is for), its row count shrinks. `keep` is
+    never halved (the raised symbol)."""
+    names = sorted((k for k in symbols(case) if k != keep), key=lambda k: case[k])
     for name in names:
         while size_of(case) > budget and case[name] > 1:
             case[name] = max(1, case[name] // 2)
-            kinds[name] = kinds.get(name, "as the case") + ", halved to fit"
+            if not kinds.get(name, "").endswith("halved to fit"):
+                kinds[name] = kinds.get(name, "as the case") + ", halved to fit"
 
 
 def anchored(templates: list, budget: int) -> list:
@@ -91,6 +103,43 @@ def anchored(templates: list, budget: int) -> list:
     return out
 
 
+def raised(templates: list, cases: list, budget: int) -> list:
+    """Per case, per symbol, its raised variants (one per RAISED_FORMS): that symbol past every
+    small size, the others halved to fit RAISED_BUDGET x budget."""
+    out = []
+    for template in templates:
+        for name in symbols(template):
+            largest = max([c[name] for c in cases if isinstance(c.get(name), int)] + [template[name]])
+            value = min(max(largest, RAISE * max(1, template[name])), RAISED_BUDGET * budget)
+            variants = []
+            for form in RAISED_FORMS:
+                case = dict(template)
+                case[name] = shaped(value, form, random.Random(0))
+                kinds = {"shape": "a case of the task, raised", name: f"raised past the small cases, {form}"}
+                fit(case, kinds, RAISED_BUDGET * budget, keep=name)
+                variants.append({"case": case, "kinds": kinds,
+                                 "raised": {"symbol": name, "form": form, "from": template[name]}})
+            out.append({"template": template["name"], "symbol": name, "variants": variants})
+    return out
+
+
+def within_time(trial: dict, case_s: float) -> dict:
+    """The raised trial, its symbol lowered (in its form, at least twice the case's value) where
+    the golden's call, estimated as the case's own (case_s) times the raise, would pass
+    RAISED_CALL_S: the interpreter's cost grows with the programs a kernel launches, and a raised
+    symbol may be what counts them (cumsum's rows: 16,385 rows take 80 s a call)."""
+    raised = trial["raised"]
+    name, start = raised["symbol"], max(1, raised["from"])
+    estimate = case_s * trial["case"][name] / start
+    if estimate <= RAISED_CALL_S:
+        return trial
+    value = max(2 * start + 1, int(trial["case"][name] * RAISED_CALL_S / estimate))
+    case = {**trial["case"], name: shaped(value, raised["form"], random.Random(0))}
+    kinds = {**trial["kinds"], name: f"{trial['kinds'][name]}, lowered from {trial['case'][name]} to fit "
+                                     f"{RAISED_CALL_S:.0f} s a call"}
+    return {**trial, "case": case, "kinds": kinds}
+
+
 def draw_case(template: dict, budget: int, rng: random.Random) -> tuple:
     """(case, {symbol: kind}): the template with each symbol redrawn, within budget elements."""
     case, kinds = dict(template), {}
@@ -108,13 +157,14 @@ def draw_case(template: dict, budget: int, rng: random.Random) -> tuple:
     return case, kinds
 
 
-def plan(templates: list, trials: int, seed: int) -> tuple:
-    """(anchored, drawn): per case its variants (anchored()), each {case, kinds}; then `trials`
-    draws around the cases in turn."""
+def plan(templates: list, trials: int, seed: int, cases: list = ()) -> tuple:
+    """(anchored, raised, drawn): per case its variants (anchored()), each {case, kinds}; per
+    case and symbol its raised variants (raised(); `cases` are the params of all the task's
+    cases, whose largest sizes the raise reaches); then `trials` draws around the cases in turn."""
     rng = random.Random(seed)
     budget = max(size_of(t) for t in templates)
     drawn = []
     while len(drawn) < trials:
         case, kinds = draw_case(templates[len(drawn) % len(templates)], budget, rng)
         drawn.append({"case": case, "kinds": kinds})
-    return anchored(templates, budget), drawn
+    return anchored(templates, budget), raised(templates, list(cases) + templates, budget), drawn

@@ -2,16 +2,22 @@
 
 A regime is a magnitude and a placement, mixed: the regimes that found real survivors are never
 alone (bfloat16 values past float16's 65504 also hold the row's extreme at its first column).
-Each regime changes only the first floating-point tensor the task's make_inputs returns (the
-`x` of nearly every task), viewed as rows of its last dimension, in float32, then rounds it back
-to its dtype and keeps its strides. The golden decides whether a regime is in the task's domain:
+A regime bends the floating-point tensors a trial names (`which`): the first one make_inputs
+returns (the `x` of nearly every task), the k-th, or all of them (fused_add_rms_norm's residual,
+its second input, past float16's range was never bent while only the first was), each viewed as
+rows of its last dimension, in float32, then rounded back to its dtype with its strides kept.
+One regime puts a whole row and a whole column far below zero (-200: exp underflows to 0, so a
+maximum padded with 0 instead of -inf gives 0 / 0), for reductions along either. The golden decides whether a regime is in the task's domain:
 where it disagrees with the reference the trial is skipped, not held against the mutant.
 """
 import torch
 
 # magnitude, then placement: differential.trials_of runs every one on every small case and dtype
 REGIMES = ("as_drawn", "large", "shifted", "peak_first", "peak_last", "huge_peak_first", "huge_peak_last",
-           "denormal", "denormal_peak_first", "zeros", "zeros_peak_last", "neg_inf_row", "mixed_rows")
+           "denormal", "denormal_peak_first", "zeros", "zeros_peak_last", "neg_inf_row", "mixed_rows",
+           "negative_row_and_column")
+FIRST, ALL = "first", "all"  # which floating inputs a trial bends (or k: the k-th, from 0)
+FAR_BELOW = -200.0  # exp of it is 0 in every float dtype
 
 
 def huge_scale(dtype: torch.dtype) -> float:
@@ -45,6 +51,17 @@ def _neg_inf_row(y):
     rows = _rows(y)
     if rows is not None:
         rows[rows.shape[0] // 2] = -float("inf")
+    return y
+
+
+def _negative_row_and_column(y):
+    """The middle row, and column 0 of every row, far below zero: a reduction along the last
+    dimension (softmax_wide's rows) or the first ones (softmax_dim0's columns) whose maximum
+    starts at 0 sees one whole line of it underflow, whichever it reduces along."""
+    rows = _rows(y)
+    if rows is not None:
+        rows[rows.shape[0] // 2] += FAR_BELOW
+        rows[:, 0] += FAR_BELOW
     return y
 
 
@@ -93,19 +110,32 @@ def bent(x, regime: str, dtype: torch.dtype):
         return _neg_inf_row(x)
     if regime == "mixed_rows":
         return _mixed_rows(x, dtype)
+    if regime == "negative_row_and_column":
+        return _negative_row_and_column(x)
     raise ValueError(f"unknown regime {regime!r}")
 
 
-def bend(args: tuple, regime: str) -> tuple:
-    """args with the first floating tensor bent by the regime (as_drawn: unchanged)."""
+def targets(args: tuple, which=FIRST) -> list:
+    """The positions in args of the floating tensors `which` names: FIRST, ALL, or k (the k-th
+    floating tensor, counted modulo how many there are)."""
+    floating = [i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and a.is_floating_point()]
+    if not floating:
+        return []
+    if which == ALL:
+        return floating
+    return [floating[0 if which == FIRST else which % len(floating)]]
+
+
+def bend(args: tuple, regime: str, which=FIRST) -> tuple:
+    """args with the floating tensors `which` names (targets()) bent by the regime (as_drawn:
+    unchanged)."""
     if regime == "as_drawn":
         return args
     args = list(args)
-    for i, arg in enumerate(args):
-        if isinstance(arg, torch.Tensor) and arg.is_floating_point():
-            values = bent(arg.detach().to(torch.float32).contiguous().clone(), regime, arg.dtype)
-            out = arg.detach().clone()
-            out.copy_(values.to(arg.dtype))
-            args[i] = out
-            break
+    for i in targets(tuple(args), which):
+        arg = args[i]
+        values = bent(arg.detach().to(torch.float32).contiguous().clone(), regime, arg.dtype)
+        out = arg.detach().clone()
+        out.copy_(values.to(arg.dtype))
+        args[i] = out
     return tuple(args)
