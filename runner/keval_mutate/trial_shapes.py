@@ -2,9 +2,9 @@
 
 Each small case is anchored as it is, with every size one larger and one smaller, and as one row
 of its width. Then it is raised: one symbol at a time well past the case (to the largest value
-of that symbol among all the task's cases, small or not, and at least RAISE x the case's), odd
-and even-not-a-power-of-two, the other symbols halved to fit RAISED_BUDGET x the largest small
-case: the loops, chunks and splits a kernel starts only past the small sizes (bench/runs/
+of that symbol among all the task's cases, small or not, and at least RAISE x the case's), in
+two forms (odd in an even number of blocks, even in an odd number: RAISED_FORMS), the other
+symbols halved to fit RAISED_BUDGET x the largest small case: the loops, chunks and splits a kernel starts only past the small sizes (bench/runs/
 2026-12-05-mutation-cpu-7.md: softmax_dim0's splits, softmax_wide's chunks, group_norm's
 chunks of a group) get trials, at a size the CPU interpreter still finishes (within_time).
 The drawn trials take the cases as templates in turn and draw a new value for every integer
@@ -24,9 +24,28 @@ PLAN_VERSION = 4  # part of the evidence's fingerprint: a new plan checks again
 RAISE = 4  # a raised symbol is at least this many times the case's
 RAISED_BUDGET = 4  # a raised trial holds at most this many times the largest small case's elements
 RAISED_CALL_S = 1.0  # a raised trial's golden call, estimated from the case's own, at most this long
-RAISED_FORMS = ("odd", "even_not_power_of_two")  # a tail no block divides; a mask widened on even sizes
+# odd and even, neither a power of two nor a multiple of any block, and cut into an even and an
+# odd number of blocks whatever power of two the kernel's block is (softmax_wide's chunks of
+# 16,384, six padded to eight, are what a merge widened on even counts needs)
+RAISED_FORMS = ("odd_in_even_blocks", "even_in_odd_blocks")
 KINDS = ("template", "prime", "odd", "even_not_power_of_two", "power_of_two", "power_of_two_plus_one",
          "power_of_two_minus_one", "tiny")
+
+
+def form_sizes(form: str) -> list:
+    """The sizes of a raised form, ascending. 3 x 2^j - 1 is odd and cut into 3 x 2^(j-b) blocks
+    of 2^b (even, no power of two) for every b < j, with a tail; 2^j + 2 is even and cut into
+    2^(j-b) + 1 blocks (odd) for every 2 <= b <= j, with a tail."""
+    if form == "odd_in_even_blocks":
+        return [3 * 2 ** j - 1 for j in range(1, 48)]
+    return [2 ** j + 2 for j in range(2, 48)]
+
+
+def raised_size(value: int, form: str, cap: int) -> int:
+    """The size of the form nearest above value, or below it where that passes cap."""
+    sizes = form_sizes(form)
+    up = next(n for n in sizes if n >= value)
+    return up if up <= cap else max([n for n in sizes if n <= cap], default=sizes[0])
 
 
 def is_prime(n: int) -> bool:
@@ -38,6 +57,8 @@ def is_prime(n: int) -> bool:
 def shaped(value: int, kind: str, rng: random.Random) -> int:
     """value bent into a size of the given kind (at least 1)."""
     value = max(1, value)
+    if kind in RAISED_FORMS:
+        return raised_size(value, kind, cap=value)
     if kind == "prime":
         n = max(2, value)
         while not is_prime(n):
@@ -114,7 +135,7 @@ def raised(templates: list, cases: list, budget: int) -> list:
             variants = []
             for form in RAISED_FORMS:
                 case = dict(template)
-                case[name] = shaped(value, form, random.Random(0))
+                case[name] = raised_size(value, form, RAISED_BUDGET * budget)
                 kinds = {"shape": "a case of the task, raised", name: f"raised past the small cases, {form}"}
                 fit(case, kinds, RAISED_BUDGET * budget, keep=name)
                 variants.append({"case": case, "kinds": kinds,
@@ -134,7 +155,7 @@ def within_time(trial: dict, case_s: float) -> dict:
     if estimate <= RAISED_CALL_S:
         return trial
     value = max(2 * start + 1, int(trial["case"][name] * RAISED_CALL_S / estimate))
-    case = {**trial["case"], name: shaped(value, raised["form"], random.Random(0))}
+    case = {**trial["case"], name: shaped(value, raised["form"], random.Random(0))}  # its form, below value
     kinds = {**trial["kinds"], name: f"{trial['kinds'][name]}, lowered from {trial['case'][name]} to fit "
                                      f"{RAISED_CALL_S:.0f} s a call"}
     return {**trial, "case": case, "kinds": kinds}

@@ -80,7 +80,8 @@ def test_each_case_is_raised_past_every_small_size_one_symbol_at_a_time():
     """Loops, chunks and splits that start only past the small sizes (softmax_dim0's splits,
     softmax_wide's chunks, group_norm's chunks of a group) need trials past them: each symbol
     in turn to the task's largest case's value (or 4x the case's), odd and even but no power of
-    two, the others halved to fit 4x the largest small case."""
+    two, cut into an even and an odd number of blocks of any power of two, the others halved to
+    fit 4x the largest small case."""
     templates = [{"name": "a", "rows": 37, "cols": 1001}, {"name": "b", "rows": 2, "cols": 20009}]
     cases = [{"rows": 37, "cols": 1001}, {"rows": 2, "cols": 20009}, {"rows": 8192, "cols": 8192},
              {"rows": 3, "cols": 4194301}]
@@ -92,16 +93,23 @@ def test_each_case_is_raised_past_every_small_size_one_symbol_at_a_time():
         name = entry["symbol"]
         values = [v["case"][name] for v in entry["variants"]]
         assert values[0] % 2 == 1 and values[1] % 2 == 0 and values[1] & (values[1] - 1)  # odd; even, no power of two
+        for block in (16, 1024, 16384):
+            if values[0] > 2 * block:  # six chunks padded to eight, as softmax_wide's merge needs
+                count = -(-values[0] // block)
+                assert count % 2 == 0 and count & (count - 1) and values[0] % block
+            if values[1] > 2 * block:
+                assert -(-values[1] // block) % 2 == 1 and values[1] % block
         assert all(v > 4 * max(t[name] for t in templates) or v >= 8192 for v in values), entry
         assert all(v["case"]["rows"] * v["case"]["cols"] <= budget + 3 for v in entry["variants"])
-    assert raised[0]["variants"][0]["case"]["rows"] == 8193  # the large case's rows, +1: odd
-    assert raised[1]["variants"][0]["case"]["cols"] == budget + 1  # 4194301 columns cut to the budget
+    assert raised[0]["variants"][0]["case"]["rows"] == 3 * 4096 - 1  # past the large case's rows
+    assert raised[0]["variants"][1]["case"]["rows"] == 8192 + 2
+    assert raised[1]["variants"][0]["case"]["cols"] == 3 * 32768 - 1  # 4194301 columns, below the budget
     # a raise the interpreter would take too long over is cut back to fit RAISED_CALL_S a call
     trial = {**raised[0]["variants"][0], "regime": "huge_peak_first"}
     assert within_time(trial, case_s=0.001) is trial
-    slow = within_time(trial, case_s=RAISED_CALL_S / 10)  # 8193 / 37 times a tenth of the limit
-    assert 2 * 37 < slow["case"]["rows"] <= 10 * 37 + 2 and slow["case"]["rows"] % 2 == 1
-    assert "lowered from 8193" in slow["kinds"]["rows"]
+    slow = within_time(trial, case_s=RAISED_CALL_S / 10)  # 12287 / 37 times a tenth of the limit
+    assert 2 * 37 < slow["case"]["rows"] <= 10 * 37 + 2 and slow["case"]["rows"] == 3 * 64 - 1  # its form
+    assert "lowered from 12287" in slow["kinds"]["rows"]
 
 
 def test_every_regime_bends_all_the_floating_inputs_too_and_the_draws_each_in_turn():
