@@ -171,7 +171,9 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
     planned = trials_of(task, trials, seed, floating_inputs(reference, task))
     _hold_if_asked()
     started, skipped, first_skipped, compared = time.monotonic(), {}, {}, []
-    case_s = {}  # per small case, the golden's fastest call on it as listed: what a raise scales
+    # per small case, the golden's cheapest call on it as listed, in CPU seconds of this process
+    # (the golden runs here; wall time on a busy machine would cut the raises by its load)
+    case_s = {}
     import torch
     for trial in planned:
         if not standing:
@@ -192,10 +194,10 @@ def check(task_dir: str, mutants: list, out: str, trials: int, seed: int, budget
             _skip(skipped, first_skipped, f"the reference or make_inputs raised {type(exc).__name__}",
                   {**brief, "what": str(exc)[:300]})
             continue
-        called = time.monotonic()
+        called = time.process_time()
         golden_says = disagreement(golden, args, refs, trial, task["inplace"])
         if trial["kinds"].get("shape") == "a case of the task":
-            case_s[trial["template"]] = min(case_s.get(trial["template"], 1e9), time.monotonic() - called)
+            case_s[trial["template"]] = min(case_s.get(trial["template"], 1e9), time.process_time() - called)
         if golden_says:
             _skip(skipped, first_skipped, "the golden disagrees with the reference (outside the task's domain)",
                   {**brief, "what": golden_says})

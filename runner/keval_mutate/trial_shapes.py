@@ -23,7 +23,7 @@ PLAN_VERSION = 4  # part of the evidence's fingerprint: a new plan checks again
 
 RAISE = 4  # a raised symbol is at least this many times the case's
 RAISED_BUDGET = 4  # a raised trial holds at most this many times the largest small case's elements
-RAISED_CALL_S = 1.0  # a raised trial's golden call, estimated from the case's own, at most this long
+RAISED_CALL_S = 1.0  # a raised trial's golden call, estimated from the case's own, at most this many CPU seconds
 # odd and even, neither a power of two nor a multiple of any block, and cut into an even and an
 # odd number of blocks whatever power of two the kernel's block is (softmax_wide's chunks of
 # 16,384, six padded to eight, are what a merge widened on even counts needs)
@@ -157,7 +157,7 @@ def within_time(trial: dict, case_s: float) -> dict:
     value = max(2 * start + 1, int(trial["case"][name] * RAISED_CALL_S / estimate))
     case = {**trial["case"], name: shaped(value, raised["form"], random.Random(0))}  # its form, below value
     kinds = {**trial["kinds"], name: f"{trial['kinds'][name]}, lowered from {trial['case'][name]} to fit "
-                                     f"{RAISED_CALL_S:.0f} s a call"}
+                                     f"{RAISED_CALL_S:.0f} CPU s a call"}
     return {**trial, "case": case, "kinds": kinds}
 
 
