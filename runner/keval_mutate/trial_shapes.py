@@ -4,9 +4,9 @@ Each small case is anchored as it is, with every size one larger and one smaller
 of its width. Then it is raised: one symbol at a time well past the case (to the largest value
 of that symbol among all the task's cases, small or not, and at least RAISE x the case's), in
 two forms (odd in an even number of blocks, even in an odd number: RAISED_FORMS), the other
-symbols halved to fit RAISED_BUDGET x the largest small case: the loops, chunks and splits a kernel starts only past the small sizes (bench/runs/
-2026-12-05-mutation-cpu-7.md: softmax_dim0's splits, softmax_wide's chunks, group_norm's
-chunks of a group) get trials, at a size the CPU interpreter still finishes (within_time).
+symbols halved to fit RAISED_BUDGET x the largest small case: the loops, chunks and splits a
+kernel starts only past the small sizes (bench/runs/2026-12-05-mutation-cpu-7.md: softmax_dim0's
+splits, softmax_wide's chunks, group_norm's chunks of a group) get trials, at a size the CPU interpreter still finishes (within_time).
 The drawn trials take the cases as templates in turn and draw a new value for every integer
 param (its shape symbols): primes, odd sizes, even sizes that are not a power of two, powers of
 two and their neighbours, tiny sizes (1, 2, 3), the template's own value. The draw is

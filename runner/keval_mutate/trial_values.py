@@ -7,8 +7,9 @@ returns (the `x` of nearly every task), the k-th, or all of them (fused_add_rms_
 its second input, past float16's range was never bent while only the first was), each viewed as
 rows of its last dimension, in float32, then rounded back to its dtype with its strides kept.
 One regime puts a whole row and a whole column far below zero (-200: exp underflows to 0, so a
-maximum padded with 0 instead of -inf gives 0 / 0), for reductions along either. The golden decides whether a regime is in the task's domain:
-where it disagrees with the reference the trial is skipped, not held against the mutant.
+maximum padded with 0 instead of -inf gives 0 / 0), for reductions along either. The golden
+decides whether a regime is in the task's domain: where it disagrees with the reference the
+trial is skipped, not held against the mutant.
 """
 import torch
 
