@@ -23,8 +23,9 @@ def make_inputs(case, dtype, seed):
         x[T // 2] *= 1e-4
         residual[T // 2] *= 1e-4
     if case.get("huge"):
-        # a power of two: the sum and its norm past float16's range (~1e5; bfloat16 cases
-        # only), which a float16 conversion turns to inf
+        # a power of two: the sum, its norm and the weight past float16's range (~1e5;
+        # bfloat16 cases only), which a float16 conversion turns to inf
         x *= 2.0**17
         residual *= 2.0**17
+        weight *= 2.0**17
     return x.to(dtype).to(dev), residual.to(dtype).to(dev), weight.to(dtype).to(dev)
