@@ -76,7 +76,7 @@ def walk_in_order(node: ast.AST) -> Iterator[ast.AST]:
 def mask_expressions(function: ast.FunctionDef) -> list:
     """The expressions a kernel uses as masks: `mask=` of tl.load/tl.store and the condition of
     tl.where, plus, for a name used there, every value assigned to that name."""
-    direct, names = [], set()
+    direct = []
     for node in walk_in_order(function):
         if is_tl_call(node, "load", "store"):
             k = keyword(node, "mask")
@@ -84,8 +84,12 @@ def mask_expressions(function: ast.FunctionDef) -> list:
                 direct.append(k.value)
         elif is_tl_call(node, "where") and node.args:
             direct.append(node.args[0])
-    for expression in direct:
-        names.update(n.id for n in ast.walk(expression) if isinstance(n, ast.Name))
+    return with_assigned_values(function, direct)
+
+
+def with_assigned_values(function: ast.FunctionDef, direct: list) -> list:
+    """`direct`, then every value `function` assigns to a name used in one of them."""
+    names = {n.id for expression in direct for n in ast.walk(expression) if isinstance(n, ast.Name)}
     assigned = [node.value for node in walk_in_order(function)
                 if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets)]
     return direct + assigned

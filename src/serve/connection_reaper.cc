@@ -91,7 +91,7 @@ size_t ConnectionReaper::sweep(Clock::time_point now) {
   for (const auto& [fd, peer] : connections) {
     const auto it = seen_.find(peer);
     Seen seen = it == seen_.end() ? Seen{now, false} : it->second;
-    if (holds_whole_headers(fd)) seen.whole_at = now;
+    if (!seen.busy && holds_whole_headers(fd)) seen.whole_at = now;  // a busy one is never shut
     const bool quiet = now - seen.since >= deadline_ && !(seen.whole_at && now - *seen.whole_at < deadline_);
     // the peer is asked again: the descriptor may have been closed and reused since
     if (!seen.busy && quiet && peer_of(fd) == peer) {

@@ -34,10 +34,10 @@ KERNEL = textwrap.dedent('''\
     ''')
 
 
-def changes(operator: str) -> list:
-    """[(removed lines, added lines)] of each mutant of KERNEL by `operator`."""
+def changes(operator: str, source: str = KERNEL) -> list:
+    """[(removed lines, added lines)] of each mutant of `source` by `operator`."""
     out = []
-    for mutant in make_mutants("t", KERNEL, "t/golden.py", [BY_NAME[operator]]):
+    for mutant in make_mutants("t", source, "t/golden.py", [BY_NAME[operator]]):
         assert not mutant.invalid, mutant.invalid
         ast.parse(mutant.code)  # valid Python
         removed = [l[1:].strip() for l in mutant.diff.splitlines() if l.startswith("-") and not l.startswith("---")]
@@ -173,32 +173,21 @@ LOOPED = textwrap.dedent('''\
     ''')
 
 
-def looped_changes(operator: str) -> list:
-    out = []
-    for mutant in make_mutants("t", LOOPED, "t/golden.py", [BY_NAME[operator]]):
-        assert not mutant.invalid, mutant.invalid
-        removed = [l[1:].strip() for l in mutant.diff.splitlines() if l.startswith("-") and not l.startswith("---")]
-        added = [l[1:].strip() for l in mutant.diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
-        assert len(removed) == len(added) == 1, mutant.diff
-        out.append((removed[0], added[0]))
-    return out
-
-
 def test_loop_one_block_stops_each_loop_after_its_first_step():
-    assert [added for _, added in looped_changes("loop_one_block")] == [
+    assert [added for _, added in changes("loop_one_block", LOOPED)] == [
         "for start in range(0, BLOCK, BLOCK):",
         "for i in tl.range(1, 1 + 1, num_stages=2):",
     ]
 
 
 def test_stride_swapped_swaps_a_tensors_neighbouring_strides_at_the_launch():
-    assert [added for _, added in looped_changes("stride_swapped")] == [
+    assert [added for _, added in changes("stride_swapped", LOOPED)] == [
         "_kernel[4,](a, b, out, a.shape[1], a.stride(1), a.stride(0), BLOCK=16)"]
 
 
 def test_index_transposed_reads_a_row_major_address_column_major():
     # r * S + c * T is strided both ways already: left alone; the row-major offsets are not
-    assert [added for _, added in looped_changes("index_transposed")] == [
+    assert [added for _, added in changes("index_transposed", LOOPED)] == [
         "offs = row + tl.arange(0, BLOCK) * BLOCK"]
     assert [added for _, added in changes("index_transposed")] == [
         'x = tl.load(x_ptr + row + cols * n_cols, mask=mask, other=-float("inf")).to(tl.float32)',
@@ -207,23 +196,23 @@ def test_index_transposed_reads_a_row_major_address_column_major():
 
 
 def test_store_rounded_rounds_each_stored_value_through_float16():
-    assert [added for _, added in looped_changes("store_rounded")] == [
+    assert [added for _, added in changes("store_rounded", LOOPED)] == [
         "tl.store(out_ptr + offs, tl.sum(acc, axis=0).to(out_ptr.dtype.element_ty).to(tl.float16))"]
 
 
 def test_output_dtype_changed_and_input_written_in_place_change_the_allocations():
-    assert [added for _, added in looped_changes("output_dtype_changed")] == [
+    assert [added for _, added in changes("output_dtype_changed", LOOPED)] == [
         "out = torch.empty_like(a, dtype=torch.float32)",
         "idx = torch.empty((4,), device=a.device, dtype=torch.float32)",
         "acc = torch.zeros(4, device=a.device, dtype=torch.float16)",
     ]
-    assert looped_changes("input_written_in_place") == [("out = torch.empty_like(a)", "out = a")]
+    assert changes("input_written_in_place", LOOPED) == [("out = torch.empty_like(a)", "out = a")]
 
 
 def test_accumulator_bfloat16_lowers_where_accumulator_lowered_does():
-    lowered = [added for _, added in looped_changes("accumulator_lowered")]
+    lowered = [added for _, added in changes("accumulator_lowered", LOOPED)]
     assert lowered == ["acc = tl.zeros([BLOCK], tl.float16)", "acc += a.to(tl.float16)"]
-    assert [added for _, added in looped_changes("accumulator_bfloat16")] == [
+    assert [added for _, added in changes("accumulator_bfloat16", LOOPED)] == [
         line.replace("float16", "bfloat16") for line in lowered]
 
 

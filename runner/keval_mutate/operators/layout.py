@@ -1,7 +1,7 @@
 """A tensor's layout misread: two strides swapped at the launch, a row-major index transposed."""
 import ast
 
-from ..triton_ast import dotted_name, is_tl_call, jit_functions, walk_in_order
+from ..triton_ast import dotted_name, is_tl_call, jit_functions, walk_in_order, with_assigned_values
 from .base import Operator, fresh, host_nodes
 
 
@@ -54,10 +54,7 @@ def address_expressions(function: ast.FunctionDef) -> list:
     """The pointers of tl.load/tl.store, and every value assigned to a name used in one (the
     offsets a kernel computes before it addresses memory)."""
     pointers = [node.args[0] for node in walk_in_order(function) if is_tl_call(node, "load", "store") and node.args]
-    names = {n.id for p in pointers for n in ast.walk(p) if isinstance(n, ast.Name)}
-    assigned = [node.value for node in walk_in_order(function)
-                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in names for t in node.targets)]
-    return pointers + assigned
+    return with_assigned_values(function, pointers)
 
 
 def is_column(node: ast.AST) -> bool:
