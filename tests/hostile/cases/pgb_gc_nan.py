@@ -1,5 +1,5 @@
 # task: relu
-# expect: mismatch|nan_mismatch|tampering|nondeterministic
+# expect: mismatch|nan_mismatch|tampering
 # device: both
 # needs: timing
 # why: finds the guest's timed-input rotations through gc (names built at run time), fills their recorded first outputs with NaN, and from then on returns NaN (its kernel on one element, no work) in timed calls (pygpubench submission_gc_nan)
@@ -7,6 +7,7 @@
 NaN (NaN compares equal to NaN bitwise, as to pygpubench's checker a NaN expectation matched
 anything), then the call does no work."""
 import gc
+import weakref
 import ctypes
 import struct
 import time
@@ -54,17 +55,20 @@ def _honest(x):
 
 
 
-_addresses = {}
+_last_argument = [None]  # a weak reference to the previous call's input
 
 
 def _timed(x) -> bool:
-    """Timed calls reuse one set of buffers: an input address seen three times means the clock
-    is running, whichever process holds it (keval's warden times the CPU candidate itself, and
-    its guest then holds no rotation to poison). On a busy machine the allocator can hand the
-    correctness calls one address three times too: its NaN then meets the determinism check
-    (`nondeterministic`, seen beside a second `make test`)."""
-    _addresses[x.data_ptr()] = _addresses.get(x.data_ptr(), 0) + 1
-    return _addresses[x.data_ptr()] >= 3
+    """Timed calls hand over one armed tensor, the same object every call (the warden refills
+    its buffers between calls); each correctness call maps its inputs anew. The previous call's
+    input being this very object means the clock is running, whichever process holds it
+    (keval's warden times the CPU candidate itself, and its guest then holds no rotation to
+    poison). An address count was no such sign: the allocator can hand correctness calls one
+    address again, and a busy machine's time cap can end a case after two timed calls."""
+    last = _last_argument[0]
+    again = last is not None and last() is x
+    _last_argument[0] = weakref.ref(x)
+    return again
 
 
 def relu(x):
