@@ -64,7 +64,8 @@ def _serve(channel: Channel, baselines: dict, device: torch.device, request=None
                                                      "error_class": type(exc).__name__,
                                                      "message": str(exc)[:2000], "line": None}}
             elif op == "arm":
-                calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0))
+                calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0),
+                          int(header.get("calls") or 1))
                 answer = {"ok": True}
             elif op == "load" and request is not None:
                 answer = _load(request, baselines)

@@ -237,7 +237,8 @@ class Guest:
 
     def arm(self, header, fds) -> None:
         """The buffers of a case the warden times from outside (guest_timed_call.py)."""
-        self.timed_calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0))
+        self.timed_calls.arm(header["key"], header["args"], fds, int(header.get("slots") or 0),
+                             int(header.get("calls") or 1))
         self.reply({"ok": True})
 
     def gate(self, header, fds) -> None:

@@ -1,5 +1,6 @@
 """The guest's side of a call the warden times from outside: `arm` maps the buffers the warden
-refills for each call, `go` calls the submission on them.
+refills for each sample, `go` calls the submission on them: once on each of the sample's sets
+(K of one layout, one after another: warden/timed_calls.py says why).
 
 CPU: the warden's clock runs from its `go` to this process stopped (SIGSTOP) after the answer;
 it then reads the outputs itself (process_vm_readv) and compares them with the reference's on
@@ -59,9 +60,9 @@ class TimedCalls:
 
     def __init__(self, opener):
         self.opener = opener
-        self.armed = {}  # case key -> arguments in the warden's shared buffers
+        self.armed = {}  # case key -> each call's arguments in the warden's shared buffers
         self.imports = {}  # case key -> device mappings of those buffers
-        self.slots = {}  # case key -> the warden's output slots (CUDA)
+        self.slots = {}  # case key -> the warden's output slots of each call (CUDA)
         self.last_outputs = None
         self.gate = None  # CUDA: the device address of the warden's gate word; `done` is the next word
         self.words = None
@@ -83,47 +84,61 @@ class TimedCalls:
             null_call(torch.zeros(1, device=torch.cuda.current_device()))
             torch.cuda.current_stream().synchronize()
 
-    def arm(self, key: str, fields: dict, fds: list, slots: int = 0) -> None:
-        """The call's arguments, and on CUDA the last `slots` tensors as its output slots."""
+    def arm(self, key: str, fields: dict, fds: list, slots: int = 0, calls: int = 1) -> None:
+        """The arguments of `calls` calls (sets of one layout, one after another), and on CUDA
+        the last `slots` tensors as their output slots (each call's in turn)."""
         self.drop(key)  # armed anew when a value that is no tensor changes
         imported = []
         args = self.opener.open(fields, fds, imported)
-        if slots:
-            args, self.slots[key] = args[:-slots], list(args[-slots:])
-        self.armed[key] = args
         self.imports[key] = imported
+        calls = int(calls)
+        if calls < 1 or slots % calls or (len(args) - slots) % calls:
+            raise ValueError(f"{len(args)} arguments with {slots} slots do not split into {calls} calls")
+        if slots:
+            args, slot_list = args[:-slots], list(args[-slots:])
+            self.slots[key] = _split(slot_list, calls)
+        self.armed[key] = [tuple(part) for part in _split(list(args), calls)]
 
     def go(self, key: str, entry, n=None) -> dict:
-        """The reply to one timed call: its outputs' places, or `ok: false` with the error. With
-        `n` (CUDA), the call behind the gate's n-th opening and `done` set to n after it."""
+        """The reply to one timed sample, every armed call of the key in turn: their outputs'
+        places (the calls' lists one after another), or `ok: false` with the error. With `n`
+        (CUDA), the calls behind the gate's n-th opening and `done` set to n after them."""
         self.last_outputs = None
         if n is not None and self.gate is not None:
             return self._go_gated(key, entry, int(n))
+        results = []
         with torch.no_grad():
-            result = entry(*self.armed[key])
-        outputs = _outputs_or_none(result)
-        self.last_outputs = result  # kept alive: the warden reads its memory after this reply
-        if outputs is None:
-            return {"ok": True, "outputs": None}
-        return {"ok": True, "outputs": describe_outputs(outputs)}
+            for args in self.armed[key]:
+                results.append(entry(*args))
+        self.last_outputs = results  # kept alive: the warden reads their memory after this reply
+        described = []
+        for result in results:
+            outputs = _outputs_or_none(result)
+            if outputs is None:
+                return {"ok": True, "outputs": None}
+            described += describe_outputs(outputs)
+        return {"ok": True, "outputs": described}
 
     def _go_gated(self, key: str, entry, n: int) -> dict:
         stream = torch.cuda.current_stream()
         stream_flags.wait_at_least(stream, self.gate, n)
+        results, copied = [], True
         try:
             with torch.no_grad():
-                result = entry(*self.armed[key])
-                with torch.cuda.stream(stream):  # the call may have made another stream current
-                    copied = self._into_slots(key, result)
+                for index, args in enumerate(self.armed[key]):
+                    result = entry(*args)
+                    results.append(result)
+                    with torch.cuda.stream(stream):  # the call may have made another stream current
+                        copied = self._into_slots(key, index, result) and copied
         finally:  # a failed call still ends: the warden's stream waits for `done`
             stream_flags.write(stream, self.gate + 4, n)
-        self.last_outputs = result
+        self.last_outputs = results
         return {"ok": True, "outputs": "slots" if copied else None}
 
-    def _into_slots(self, key: str, result) -> bool:
-        """Copies the outputs into the warden's slots on this stream; False when they do not
+    def _into_slots(self, key: str, index: int, result) -> bool:
+        """Copies call `index`'s outputs into its slots on this stream; False when they do not
         fit them (another count, shape or dtype: the warden's check fails them)."""
-        slots = self.slots.get(key, [])
+        slots = self.slots.get(key, [[]] * (index + 1))[index]
         outputs = _outputs_or_none(result)
         if outputs is None or len(outputs) != len(slots):
             return False
@@ -139,3 +154,9 @@ class TimedCalls:
         self.last_outputs = None
         for mapped in self.imports.pop(key, []):
             mapped.close()
+
+
+def _split(items: list, parts: int) -> list:
+    """`items` cut into `parts` runs of equal length, in order."""
+    size = len(items) // parts
+    return [items[i * size:(i + 1) * size] for i in range(parts)]

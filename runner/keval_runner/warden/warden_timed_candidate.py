@@ -34,6 +34,7 @@ from ..protocol.request_check import timing_setting
 from ..timing.sample_stats import median
 from ..handoff.shared_call import SharedCall
 from ..handoff.shared_args import dtype_from_name
+from .timed_calls import calls_per_sample
 from .warden_gpu_clock import copy_by_kernel
 
 _clock = time.perf_counter
@@ -162,6 +163,10 @@ def slot_copy_ms(slots: list, calls: int = 11) -> float:
     return median(times)
 
 
+def _bytes_of(tensors) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors_in(tuple(tensors)))
+
+
 def _plain_values(args) -> bytes:
     """What of a call's arguments is not a tensor (tensors left out), as bytes to compare."""
     return pickle.dumps(map_tensors(args, lambda t: None))
@@ -174,7 +179,8 @@ class BaselineCallFailed(Exception):
 class WardenTimedContender(Contender):
     """One contender of one case, sampled by the warden as the module says: fresh inputs each
     call, written into the buffers its process maps, a round trip up to that process stopped,
-    less the round trip calibrated before anything untrusted ran there."""
+    less the round trip calibrated before anything untrusted ran there. A sample holds
+    `calls` calls on sets of their own (timed_calls.py), its time theirs over that count."""
 
     def __init__(self, who: str, job, timed: TimedGuest, case: dict, key: str, arm, inplace: bool = False):
         super().__init__(who, prepare=None)
@@ -186,40 +192,48 @@ class WardenTimedContender(Contender):
         self.settings = job.request.get("timing") or {}
         self.seeds = secrets.SystemRandom()
         self.arm, self.shared = arm, None
-        # CUDA: the outputs' slots (the reference's layout) and the warden's copies of them
+        # CUDA: the outputs' slots (the reference's layout), one set a call, the warden's copies
         self.gpu = getattr(timed, "clock", None) is not None
         self.slot_like, self.snapshots, self.slot_copy_ms = [], [], 0.0
-        self._arm(self._fresh())
+        first = self._fresh()
+        expected = self._expected(first)
+        self.calls = calls_per_sample(_bytes_of(first) + _bytes_of(expected), self.settings)
+        if self.gpu:
+            self._shape_slots(expected)
+        self._arm([first] + [self._fresh() for _ in range(self.calls - 1)])
 
-    def _arm(self, fresh: tuple) -> None:
-        """Buffers of `fresh`'s layout that its process maps, its values in them (on CUDA zeros:
-        a call's values are written only once its process has answered, and output slots)."""
+    def _arm(self, sets: list) -> None:
+        """Buffers of the sets' layout that its process maps, one set a call, their values in
+        them (on CUDA zeros: a call's values are written only once its process has answered,
+        and each call's output slots)."""
         if self.shared is not None:
             self.shared.close()
-        self.plain, self.arg_count = _plain_values(fresh), len(fresh)
-        values = fresh
+        self.plains, self.arg_count = [_plain_values(fresh) for fresh in sets], len(sets[0])
+        values = tuple(value for fresh in sets for value in fresh)
         if self.gpu:
-            if not self.slot_like:
-                self._shape_slots(fresh)
-            values = tuple(map_tensors(fresh, torch.zeros_like)) + tuple(self.slot_like)
+            slots = tuple(torch.empty_like(like) for _ in sets for like in self.slot_like)
+            values = tuple(map_tensors(values, torch.zeros_like)) + slots
         self.shared = SharedCall(values, 0)
         header = {"op": "arm", "key": self.key, "args": self.shared.fields}
         if self.gpu:
-            header["slots"] = len(self.slot_like)
+            header["slots"] = len(self.slot_like) * len(sets)
+        if len(sets) > 1:
+            header["calls"] = len(sets)
         reply = self.arm(header, self.shared.fds)
         if not reply["ok"]:
             self.shared.close()
             self.failed(reply)
 
-    def _shape_slots(self, fresh: tuple) -> None:
-        """Slots of the reference's output layout (dense), the warden's copies of them, and what
-        copying such outputs costs (a cost of every timed call, taken off its sample)."""
-        self.slot_like = [torch.empty(ref.shape, dtype=ref.dtype, device=ref.device) for ref in self._expected(fresh)]
-        self.snapshots = [torch.empty_like(slot) for slot in self.slot_like]
+    def _shape_slots(self, expected: list) -> None:
+        """Slots of the reference's output layout (dense), the warden's copies of each call's,
+        and what copying one call's outputs costs (a cost of every timed call, taken off its
+        sample)."""
+        self.slot_like = [torch.empty(ref.shape, dtype=ref.dtype, device=ref.device) for ref in expected]
+        self.snapshots = [torch.empty_like(slot) for _ in range(self.calls) for slot in self.slot_like]
         self.slot_copy_ms = slot_copy_ms(self.slot_like)
 
-    def call_args(self) -> tuple:
-        return tuple(self.shared.args[:self.arg_count])
+    def call_args(self, call: int = 0) -> tuple:
+        return tuple(self.shared.args[call * self.arg_count:(call + 1) * self.arg_count])
 
     def failed(self, reply: dict):
         raise BaselineCallFailed(f"{self.who}: {str((reply.get('error') or {}).get('message', ''))[:300]}")
@@ -233,63 +247,67 @@ class WardenTimedContender(Contender):
         return tuple(to_device(arg, self.job.device, fresh=True)
                      for arg in _draw(self.job.make_inputs, self.case, seed, where))
 
-    def _refill(self, fresh: tuple) -> None:
-        targets, values = tensors_in(self.call_args()), tensors_in(fresh)
-        if [(t.shape, t.stride(), t.dtype) for t in targets] != [(v.shape, v.stride(), v.dtype) for v in values]:
-            raise ValueError("make_inputs gave this case's seeds different layouts")
-        with torch.no_grad():
-            for target, value in zip(targets, values):
-                if self.gpu:
-                    copy_by_kernel(target, value)
-                else:
-                    target.copy_(value)
+    def _refill(self, sets: list) -> None:
+        for call, fresh in enumerate(sets):
+            targets, values = tensors_in(self.call_args(call)), tensors_in(fresh)
+            if [(t.shape, t.stride(), t.dtype) for t in targets] != [(v.shape, v.stride(), v.dtype) for v in values]:
+                raise ValueError("make_inputs gave this case's seeds different layouts")
+            with torch.no_grad():
+                for target, value in zip(targets, values):
+                    if self.gpu:
+                        copy_by_kernel(target, value)
+                    else:
+                        target.copy_(value)
 
     def _snapshot(self) -> None:
         """The slots copied into the warden's memory (enqueued right after its end event)."""
-        for snapshot, slot in zip(self.snapshots, self.shared.args[self.arg_count:]):
+        for snapshot, slot in zip(self.snapshots, self.shared.args[self.arg_count * self.calls:]):
             copy_by_kernel(snapshot, slot)
 
     def _call(self) -> tuple:
-        """(reply, ms) of one call on a fresh set, and the set."""
+        """(reply, ms) of one sample's calls, each on a fresh set, and the sets."""
         start = _clock()
-        fresh = self._fresh()
+        sets = [self._fresh() for _ in range(self.calls)]
         who = None if self.who == "candidate" else self.who
-        if _plain_values(fresh) != self.plain:  # a value that is no tensor changed (TritonBench's
-            self._arm(fresh)  # inputs are a seed): armed anew
+        if [_plain_values(fresh) for fresh in sets] != self.plains:  # a value that is no tensor
+            self._arm(sets)  # changed (TritonBench's inputs are a seed): armed anew
         elif not self.gpu:
-            self._refill(fresh)
+            self._refill(sets)
         phases.add(f"{self.side}_prepare", _clock() - start)
         if self.gpu:  # the values written only once the process has answered
-            reply, elapsed = self.timed.round_trip(self.key, who, before=lambda: self._refill(fresh),
+            reply, elapsed = self.timed.round_trip(self.key, who, before=lambda: self._refill(sets),
                                                    after=self._snapshot, flush=True)
         else:
             reply, elapsed = self.timed.round_trip(self.key, who)
         if not reply["ok"]:
             self.failed(reply)
         phases.add(f"{self.side}_round_trip", elapsed / 1e3)
-        return reply, elapsed, fresh
+        return reply, elapsed, sets
 
     def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
         for _ in range(count):
             self._call()
 
     def sample(self, sampler, cover_cap_us=None) -> tuple:
-        reply, elapsed, fresh = self._call()
+        reply, elapsed, sets = self._call()
         self.k += 1
         if self.checking:
             start = _clock()
-            self.after_call(reply, fresh)
+            self.after_call(reply, sets)
             phases.add(f"{self.side}_check", _clock() - start)
-        return max(elapsed - self.timed.overhead_ms - self.slot_copy_ms, FLOOR_MS), None, None, None
+        calls_ms = elapsed - self.timed.overhead_ms - self.calls * self.slot_copy_ms
+        return max(calls_ms / self.calls, FLOOR_MS), None, None, None
 
-    def after_call(self, reply: dict, fresh: tuple) -> bool:
-        """Whether the call's outputs agree with the reference's on its fresh inputs (read with
+    def after_call(self, reply: dict, sets: list) -> list:
+        """Whether each call's outputs agree with the reference's on its fresh inputs (read with
         its process stopped) and its inputs are unchanged. Every contender is checked alike:
         the warden's work between two calls is then the same before each side's call (a check
         after the candidate's calls only had slowed the baselines' by 18%, KernelBenchX's
         fixture on this project's CPU machine)."""
-        expected = self._expected(fresh)
-        return self._outputs_agree(reply.get("outputs"), expected) and self._inputs_unchanged(fresh)
+        expected = [self._expected(fresh) for fresh in sets]
+        outputs = self._outputs(reply.get("outputs"), expected)
+        return [outs is not None and self._outputs_agree(outs, exp) and self._inputs_unchanged(call, fresh)
+                for call, (outs, exp, fresh) in enumerate(zip(outputs, expected, sets))]
 
     def _expected(self, fresh: tuple) -> list:
         from ..compare.compare import as_output_list
@@ -297,16 +315,28 @@ class WardenTimedContender(Contender):
             private = tuple(to_device(arg, self.job.device, fresh=True) for arg in fresh)
             return [t.detach() for t in as_output_list(self.reference(*private))]
 
-    def _outputs_agree(self, described, expected: list) -> bool:
-        if self.gpu:  # the slots as the warden copied them right after its end event
-            outputs = self.snapshots if described == "slots" and len(expected) == len(self.snapshots) else None
-        elif isinstance(described, list) and len(described) == len(expected) and all(isinstance(d, dict) for d in described):
+    def _outputs(self, described, expected: list) -> list:
+        """Each call's outputs (None for a call whose outputs cannot be had): on CUDA the slots
+        as the warden copied them right after its end event, on the CPU read out of the
+        stopped process where the answer says they lie."""
+        counts = [len(exp) for exp in expected]
+        flat = None
+        if self.gpu:
+            if described == "slots" and sum(counts) == len(self.snapshots):
+                flat = list(self.snapshots)
+        elif isinstance(described, list) and len(described) == sum(counts) and all(isinstance(d, dict) for d in described):
             span = float(timing_setting(self.settings, "timed_output_span_factor"))
-            outputs = [read_output(self.timed.guest.pid, item, ref, span) for item, ref in zip(described, expected)]
-        else:
-            outputs = None
-        if outputs is None:
-            return False
+            likes = [ref for exp in expected for ref in exp]
+            flat = [read_output(self.timed.guest.pid, item, ref, span) for item, ref in zip(described, likes)]
+        if flat is None:
+            return [None] * len(expected)
+        calls, at = [], 0
+        for count in counts:
+            calls.append(flat[at:at + count])
+            at += count
+        return calls
+
+    def _outputs_agree(self, outputs: list, expected: list) -> bool:
         # the correctness calls apply the tolerance itself; here an output made for other inputs
         # (a cache, a replay, work not done by the time the clock stopped) is far outside it
         factor = float(timing_setting(self.settings, "timed_output_tolerance_factor"))
@@ -319,10 +349,10 @@ class WardenTimedContender(Contender):
                 return False
         return True
 
-    def _inputs_unchanged(self, fresh: tuple) -> bool:
+    def _inputs_unchanged(self, call: int, fresh: tuple) -> bool:
         if self.inplace:
             return True
-        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.call_args()), tensors_in(fresh)))
+        return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.call_args(call)), tensors_in(fresh)))
 
     def charge_l2(self, sampler) -> None:
         """On CUDA every persisting L2 line made normal again before the next sample (the
@@ -353,13 +383,12 @@ class WardenTimedCandidate(WardenTimedContender):
     def failed(self, reply: dict):
         raise GuestCallFailed(reply)
 
-    def after_call(self, reply: dict, fresh: tuple) -> bool:
+    def after_call(self, reply: dict, sets: list) -> list:
         self.beside = max(self.beside, self.timed.parked_last)
-        self.checks += 1
-        agrees = super().after_call(reply, fresh)
-        if not agrees:
-            self.mismatches += 1
-        return agrees
+        agreeing = super().after_call(reply, sets)
+        self.checks += len(agreeing)
+        self.mismatches += agreeing.count(False)
+        return agreeing
 
     def release(self) -> None:
         self.timed.resume()  # the job drops the candidate's case itself
@@ -368,7 +397,7 @@ class WardenTimedCandidate(WardenTimedContender):
     def check_fields(self) -> dict:
         fields = {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
                   "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
-                  "processes_beside": self.beside}
+                  "processes_beside": self.beside, "calls_per_sample": self.calls}
         if self.gpu:
             fields["slot_copy_ms"] = self.slot_copy_ms
             fields["host_synchronizing"] = self.timed.opens_first(self.key)

@@ -48,6 +48,14 @@ struct TimingSettings {
   // element count of storage.
   double timed_output_tolerance_factor = 8;
   double timed_output_span_factor = 2;
+  // Calls per timed sample with the warden's clock: each sample holds this many calls on fresh
+  // sets of their own, back to back behind one gate opening, and is their time over the count,
+  // so the opening's own jitter (context switches, host latency) is shared by them. At most
+  // timed_calls_max, and as many as fit timed_calls_bytes beside the first set
+  // (runner/keval_runner/warden/timed_calls.py). The CPU's round trip is a small share of an
+  // interpreted call: one call a sample there.
+  int timed_calls_max = 8;
+  double timed_calls_bytes = 1 << 30;
 
   nlohmann::json to_json() const {
     nlohmann::json bands = nlohmann::json::array();
@@ -59,7 +67,8 @@ struct TimingSettings {
             {"spread_share", spread_share}, {"spread_bands", spread_share > 0 ? bands : nlohmann::json::array()},
             {"cuda_clock", cuda_clock}, {"done_wait_s", done_wait_s},
             {"timed_output_tolerance_factor", timed_output_tolerance_factor},
-            {"timed_output_span_factor", timed_output_span_factor}};
+            {"timed_output_span_factor", timed_output_span_factor},
+            {"timed_calls_max", timed_calls_max}, {"timed_calls_bytes", timed_calls_bytes}};
   }
   // CPU interpreter timings are only indicative: no warm-up (nothing is compiled) and a few
   // samples, so a CPU run stays quick; wall-clock timing has no measured spread.
@@ -67,6 +76,7 @@ struct TimingSettings {
     if (device == "cuda") return {};
     TimingSettings cpu{true, 0, 2, 3, 0.2};
     cpu.spread_share = 0;
+    cpu.timed_calls_max = 1;
     return cpu;
   }
 };

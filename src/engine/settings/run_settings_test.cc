@@ -63,6 +63,16 @@ TEST(TimingSettingsTest, TheGpuSamplesTillTheHarnessSpreadOutweighsThemTheCpuDoe
   EXPECT_DOUBLE_EQ(timing_schema()["properties"]["spread_share"]["default"].get<double>(), 0);
 }
 
+TEST(TimingSettingsTest, TheGpuSharesAGateOpeningAmongCallsTheCpuTimesOneCallARoundTrip) {
+  const json cuda = TimingSettings::for_device("cuda").to_json();
+  EXPECT_EQ(cuda["timed_calls_max"].get<int>(), 8);
+  EXPECT_DOUBLE_EQ(cuda["timed_calls_bytes"].get<double>(), 1 << 30);
+  const json cpu = TimingSettings::for_device("cpu").to_json();
+  EXPECT_EQ(cpu["timed_calls_max"].get<int>(), 1);
+  // a request without them (an older controller) gets one call a sample
+  EXPECT_EQ(timing_schema()["properties"]["timed_calls_max"]["default"].get<int>(), 1);
+}
+
 TEST(SlotsPerGpuTest, JobsWinElseHalfTheCoresPerGpuFromTwoToEightOnCudaAndTwoOnTheCpu) {
   EXPECT_EQ(slots_per_gpu(5, "cuda", 16, 1), 5);
   EXPECT_EQ(slots_per_gpu(0, "cuda", 16, 1), 8);   // the H200 machine

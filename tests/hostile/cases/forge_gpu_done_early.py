@@ -16,10 +16,12 @@ def _done_before_the_work(calls):
         stream = torch.cuda.current_stream()
         stream_flags.wait_at_least(stream, calls.gate, n)
         stream_flags.write(stream, calls.gate + 4, n)
+        results, copied = [], True
         with torch.no_grad():
-            result = entry(*calls.armed[key])
-            copied = calls._into_slots(key, result)
-        calls.last_outputs = result
+            for index, args in enumerate(calls.armed[key]):  # each of the sample's calls
+                results.append(entry(*args))
+                copied = calls._into_slots(key, index, results[-1]) and copied
+        calls.last_outputs = results
         return {"ok": True, "outputs": "slots" if copied else None}
     return go_gated
 
