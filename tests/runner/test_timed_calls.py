@@ -51,3 +51,16 @@ def test_one_wrong_call_of_three_in_each_sample_is_counted(runner, jobs):
     timing = only(messages, "timing")
     assert timing["calls_per_sample"] == 3 and timing["timed_output_checks"] == 3 * len(timing["samples_ms"])
     assert timing["timed_output_mismatches"] == len(timing["samples_ms"]), timing
+
+
+def test_the_null_round_trip_measured_again_beside_the_samples_only_ever_lowers_it(monkeypatch):
+    from keval_runner.warden.warden_timed_candidate import TimedGuest
+
+    timed = TimedGuest(guest=None)
+    measured = iter([0.30, 0.25, 0.90])
+    monkeypatch.setattr(timed, "_null_round_trips", lambda calls: next(measured))
+    assert timed.calibrate() == 0.30  # before the submission loads
+    assert timed.recalibrate() == 0.25  # beside the samples, the device quieter: taken
+    # calls slowed on purpose (or a busier moment) keep the figure it had
+    assert timed.recalibrate() == 0.25 and timed.overhead_ms == 0.25
+

@@ -210,6 +210,7 @@ class TimingJob(CandidateJob):
         settings = self.request.get("timing") or {}
         failed = set()
         with device_gate.alone(self.request, self.writer), cpu_pinning.one_core(self.pin_guest):
+            self.recalibrate()
             for index, prepared in enumerate(batch):
                 where = self._where(prepared.case, prepared.seed)
                 try:
@@ -236,6 +237,14 @@ class TimingJob(CandidateJob):
             # The next batch's sets seldom fit these blocks: cached, they would stay this
             # process's while the guest (or another slot's job) runs out of memory.
             torch.cuda.empty_cache()
+
+    def recalibrate(self) -> None:
+        """Each process the warden times gets its null round trip measured again beside the
+        samples (TimedGuest.recalibrate)."""
+        with phase("calibrate"):
+            for timed in (self.timed_guest, self.timed_baselines):
+                if timed is not None:
+                    timed.recalibrate()
 
     def ablate(self, prepared) -> None:
         """One call with the submission's own kernels suppressed (memory poisoned first): outputs

@@ -101,9 +101,22 @@ class TimedGuest:
     def calibrate(self, calls: int = CALIBRATION_CALLS) -> float:
         """The median round trip of a call that does nothing, before the submission loads: what
         each sample's round trip costs beside its call."""
+        self.overhead_ms = self._null_round_trips(calls)
+        return self.overhead_ms
+
+    def recalibrate(self, calls: int = CALIBRATION_CALLS) -> float:
+        """The null round trip again, where the samples are taken (the device alone, the cores
+        pinned as for them), and the smaller of the two kept: the first could run while another
+        job's work shared the device, and each µs it took too many comes off every sample. A
+        submission that slows these calls on purpose only keeps the first figure; one that
+        makes them quicker than keval's handler takes less off its own samples."""
+        self.overhead_ms = min(self.overhead_ms, self._null_round_trips(calls))
+        return self.overhead_ms
+
+    def _null_round_trips(self, calls: int) -> float:
         shared = SharedCall((self.calibration_argument(),), 0)
         try:
-            reply, _, _ = self.guest.ask({"op": "arm", "key": CALIBRATION_KEY, "args": shared.fields}, shared.fds)
+            reply = self.ask({"op": "arm", "key": CALIBRATION_KEY, "args": shared.fields}, shared.fds)
             if not reply["ok"]:
                 raise GuestMisbehaved("the calibration's buffers were refused")
             times = []
@@ -112,12 +125,10 @@ class TimedGuest:
                 if not reply["ok"]:
                     raise GuestMisbehaved("the calibration's call failed")
                 times.append(elapsed)
-            self.resume()
-            self.guest.ask({"op": "drop", "key": CALIBRATION_KEY})
+            self.ask({"op": "drop", "key": CALIBRATION_KEY})
         finally:
             shared.close()
-        self.overhead_ms = median(times)
-        return self.overhead_ms
+        return median(times)
 
 
 def read_output(pid: int, described, like: torch.Tensor, span_factor: float):
