@@ -2,7 +2,7 @@
 
     generate  --out DIR --golden TASK=PATH [--golden ...] [--operators a,b]
               writes DIR/mutants.jsonl (submissions) and DIR/mutants.index.json
-    report    --out DIR [--equivalence-trials N] [--equivalence-seed S] [--equivalence-budget-s B]
+    report    --out DIR [--equivalence-trials N] [--equivalence-seed S] [--equivalence-budget-s B] [--suite S]
               [--interrupted]
               reads DIR/mutants.index.json and DIR/results.jsonl; runs every survivor through
               the differential check (N drawn trials beside the anchored ones; 0: no check);
@@ -40,6 +40,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--equivalence-seed", type=int, default=41)
     r.add_argument("--equivalence-budget-s", type=float, default=900.0)
     r.add_argument("--interrupted", action="store_true")
+    r.add_argument("--suite", default="", help="this machine's suite folder, for a run judged on another machine")
     d = sub.add_parser("differential")
     d.add_argument("--task-dir", required=True)
     d.add_argument("--out", required=True)
@@ -99,7 +100,7 @@ def main() -> int:
             from .stopping import StopSignals
             stops = StopSignals()
             report = write_report(args.out, args.equivalence_trials, args.equivalence_seed,
-                                  args.equivalence_budget_s, args.interrupted, stops)
+                                  args.equivalence_budget_s, args.interrupted, stops, args.suite)
             s = report["suite"]
             rate = "-" if s["kill_rate"] is None else f"{100 * s['kill_rate']:.1f}%"
             print(f"kill rate {rate} of the non-equivalent: {s['killed']} killed, {s['survived']} survived, "

@@ -81,8 +81,18 @@ def _equivalence_note(evidence: dict) -> str:
     return f"not proven equivalent: {evidence.get('unchecked_because', 'the check did not finish')}"
 
 
+def task_folder(task: str, golden: str, suite: str = "") -> str:
+    """Where a task's files lie: its folder in `suite` when given (a run judged on another
+    machine names that machine's paths), else the folder its golden was read from."""
+    folder = os.path.join(suite, task) if suite else os.path.dirname(golden)
+    if not os.path.isdir(folder):
+        hint = "" if suite else " (a run made on another machine: pass --suite with this machine's suite folder)"
+        raise MutateError(INDEX, f"task {task}'s folder {folder} is not here{hint}")
+    return folder
+
+
 def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: int, budget_s: float,
-                      stops=None) -> str:
+                      stops=None, suite: str = "") -> str:
     """Runs each counted task's survivors through the differential check; an equivalent one
     changes fate, every one gets its evidence. Stopped by a signal (stopping.py), the tasks
     checked keep their evidence and the rest stay survived, unchecked; returns why ("": not)."""
@@ -94,7 +104,7 @@ def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: i
             continue
         try:
             with stops.interruptible() if stops else contextlib.nullcontext():
-                found = check_task(out, task, os.path.dirname(info["golden"]),
+                found = check_task(out, task, task_folder(task, info["golden"], suite),
                                    [(e["id"], codes[e["id"]]) for e in survivors], trials, seed, budget_s)
         except Stopped:
             why = (f"the differential check was interrupted ({stops.name}) in {task}: the survivors of the tasks "
@@ -114,7 +124,7 @@ def check_equivalence(out: str, index: dict, entries: list, trials: int, seed: i
 
 
 def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0, run_interrupted: bool = False,
-                 stops=None) -> dict:
+                 stops=None, suite: str = "") -> dict:
     """run_interrupted: keval's run was stopped; its report is partial, with no check."""
     index = read_json(os.path.join(out, INDEX))
     results = read_results(os.path.join(out, "results.jsonl"))
@@ -129,7 +139,7 @@ def build_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 90
     partial = RUN_INTERRUPTED if run_interrupted else ""
     if trials > 0 and not run_interrupted:
         partial = check_equivalence(out, {"tasks": {t: i for t, i in index["tasks"].items() if t in golden_passes}},
-                                    entries, trials, seed, budget_s, stops)
+                                    entries, trials, seed, budget_s, stops, suite)
     tasks, counted = {}, []
     for task, info in index["tasks"].items():
         mine = [e for e in entries if e["task"] == task]
@@ -171,8 +181,8 @@ def _brief(entry: dict, diff: bool = False, evidence: bool = False) -> dict:
 
 
 def write_report(out: str, trials: int = 0, seed: int = 41, budget_s: float = 900.0, run_interrupted: bool = False,
-                 stops=None) -> dict:
-    report = build_report(out, trials, seed, budget_s, run_interrupted, stops)
+                 stops=None, suite: str = "") -> dict:
+    report = build_report(out, trials, seed, budget_s, run_interrupted, stops, suite)
     with open(os.path.join(out, "mutants.json"), "w", encoding="utf-8") as f:
         json.dump(report, f, indent=1)
     with open(os.path.join(out, "mutants.md"), "w", encoding="utf-8") as f:
