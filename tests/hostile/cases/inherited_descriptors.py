@@ -19,15 +19,22 @@ def _relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 
 def _foreign_descriptors():
     """Descriptors beyond stdin/out/err that are not the guest's own: its channel to the warden
-    (a socket), shared input memory (memfds), /dev/null, the GPU driver's devices."""
-    found = []
+    (a socket), shared input memory (memfds), /dev/null, the GPU driver's devices, and pipes
+    whose both ends it holds (the CUDA driver makes such wake-up pipes in the process itself:
+    nothing written there leaves it)."""
+    targets = {}
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
         try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
+            targets[fd] = os.readlink(f"/proc/self/fd/{fd}")
         except OSError:
             continue  # the listing's own descriptor, closed since
+    held = list(targets.values())
+    found = []
+    for fd, target in sorted(targets.items()):
         if fd <= 2 or target.startswith(("socket:", "/memfd:", "/dev/", "anon_inode:")):
+            continue
+        if target.startswith("pipe:") and held.count(target) >= 2:
             continue
         found.append(f"{fd} -> {target}")
     return found

@@ -1,5 +1,5 @@
 # task: relu
-# expect: mismatch|nan_mismatch|tampering
+# expect: mismatch|nan_mismatch|tampering|library_fallback
 # device: both
 # needs: timing
 # why: finds the guest's timed-input rotations through gc (names built at run time), fills their recorded first outputs with NaN, and from then on returns NaN (its kernel on one element, no work) in timed calls (pygpubench submission_gc_nan)
@@ -55,19 +55,20 @@ def _honest(x):
 
 
 
-_last_argument = [None]  # a weak reference to the previous call's input
+_seen_arguments = {}  # id -> a weak reference to an input a call was handed
 
 
 def _timed(x) -> bool:
-    """Timed calls hand over one armed tensor, the same object every call (the warden refills
-    its buffers between calls); each correctness call maps its inputs anew. The previous call's
-    input being this very object means the clock is running, whichever process holds it
-    (keval's warden times the CPU candidate itself, and its guest then holds no rotation to
-    poison). An address count was no such sign: the allocator can hand correctness calls one
-    address again, and a busy machine's time cap can end a case after two timed calls."""
-    last = _last_argument[0]
-    again = last is not None and last() is x
-    _last_argument[0] = weakref.ref(x)
+    """Timed calls hand over armed tensors, the same objects again and again (the warden refills
+    its buffers between samples, a sample's calls take its sets in turn; the guest's own
+    rotation on CUDA reuses its buffers too); each correctness call maps its inputs anew. An
+    input object seen before means the clock is running, whichever process holds it (keval's
+    warden times the candidate itself, and its guest then holds no rotation to poison). An
+    address count was no such sign: the allocator can hand correctness calls one address
+    again, and a busy machine's time cap can end a case after two timed calls."""
+    seen = _seen_arguments.get(id(x))
+    again = seen is not None and seen() is x
+    _seen_arguments[id(x)] = weakref.ref(x)
     return again
 
 
