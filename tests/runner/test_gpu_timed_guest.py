@@ -137,3 +137,27 @@ def test_the_calibration_call_on_the_cpu_does_no_work():
     from keval_runner.guest.guest_timed_call import null_call
     x = torch.zeros(3)
     assert null_call(x) is x
+
+
+class StuckClock(Clock):
+    """A gate through which no answer ever comes (as the warden's clock sees a device whose
+    contexts never hand the GPU over)."""
+    device, gate_by, done_wait_s = "cpu", "stream", 120.0
+
+    def close(self, n, after=None):
+        from keval_runner.guest.guest_process import GuestMisbehaved
+        self.log.append(("close_wait", self.done_wait_s))
+        raise GuestMisbehaved(f"a timed call's end (done {n}) never came")
+
+
+def test_a_gate_that_never_answers_the_calibration_is_the_devices_fault_not_the_submissions(timed):
+    from keval_runner.protocol.errors import DeviceError
+    from keval_runner.warden.gpu_timed_guest import CALIBRATION_WAIT_S
+
+    timed, log = timed
+    timed.clock = StuckClock(log)
+    with pytest.raises(DeviceError, match="KEVAL_CUDA_CLOCK=guest") as raised:
+        timed.calibrate(calls=3)
+    assert "stream gate" in str(raised.value)
+    assert ("close_wait", CALIBRATION_WAIT_S) in log  # a short wait before the submission loads
+    assert timed.clock.done_wait_s == 120.0  # the timed calls' own wait given back

@@ -89,7 +89,7 @@ def test_the_timing_defaults_are_the_runners_old_constants():
         "warmup": 0, "min_samples": 1, "max_samples": 100, "max_seconds": 1.0, "min_seconds": 0.0,
         "target_rel_stdev": 0.005, "low_clock_fraction": 0.75, "launch_cover_us": 200,
         "spread_share": 0, "spread_bands": [],  # the spread rule off without the controller's bands
-        "cuda_clock": "guest",  # the warden's clock is not yet measured on a GPU (docs/trust.md)
+        "cuda_clock": "guest",  # a request without it (the controller sends "warden": run_settings.h)
         "done_wait_s": 120, "timed_output_tolerance_factor": 8, "timed_output_span_factor": 2,
         "timed_calls_max": 1, "timed_calls_bytes": 0}  # one call a sample without the controller's
     assert request_check.timing_setting({"target_rel_stdev": 0.01}, "target_rel_stdev") == 0.01

@@ -12,12 +12,12 @@ GPU itself (a `.item()`, a synchronize) cannot answer while its work waits behin
 after `GATE_WAIT_S` the warden opens the gate first and the call's host time is then in its
 samples.
 
-Who opens the gate and sees `done` (KEVAL_CLOCK_GATE): `host` (the default), the warden's host,
+Who opens the gate and sees `done` (KEVAL_CLOCK_GATE): `host`, the warden's host,
 once its start event has run, and by a spin on the word before the end event is recorded, so no
-stream ever waits on another context's work; `stream`, the warden's own stream (a write after
-the start event, a wait before the end event), which adds no host latency to the sample but
-needs the GPU to run the warden's context while the other waits (bench/cross_process_sync.py
-says whether it does).
+stream ever waits on another context's work; `stream` (the default), the warden's own stream (a
+write after the start event, a wait before the end event), which adds no host latency to the
+sample but needs the GPU to run the warden's context while the other waits (it does on an H100:
+its A/A spread about half the host gate's, bench/runs/2026-12-05-session-31.md and -33.md).
 
 Why a process cannot shorten its sample: the inputs exist only from just before the start
 event; the clock stops at `done`, and the slots are copied by the warden's next kernels, so
@@ -39,7 +39,7 @@ from ..guest.guest_process import GuestMisbehaved
 from ..timing.timing import l2_bytes
 
 GATE_WAIT_S = 0.25  # longer than any call takes to enqueue unless it waits for the GPU
-GATE_BY = os.environ.get("KEVAL_CLOCK_GATE") or "host"  # "host" or "stream" (the module says how)
+GATE_BY = os.environ.get("KEVAL_CLOCK_GATE") or "stream"  # "stream" or "host" (the module says how)
 _POLL_S = 50e-6
 _SPIN_S = 0.05  # the host spins on `done` this long before it sleeps between looks
 _INT_OF_SIZE = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
@@ -126,6 +126,7 @@ class GpuClock:
 
     def _never_done(self, n: int) -> None:
         gate, done = self.words.read()
+        self.words.set(GATE, max(gate, n))  # a process still waiting at the gate goes on
         self.words.set(DONE, n)  # the warden's stream, if it waits on it, goes on
         self.finished.synchronize()
         raise GuestMisbehaved(f"a timed call's end (done {n}) never came; the words read gate {gate}, done {done}")

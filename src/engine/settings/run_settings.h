@@ -35,10 +35,11 @@ struct TimingSettings {
   // (80 samples a side) for a standard error under 0.2% beside a 5-7% spread. At 0.15 only
   // the bands under 50 us move: above, the target_rel_stdev rule is the stricter. 0: off.
   double spread_share = 0.15;
-  // Who clocks a CUDA sample: "guest" (its own events) or "warden" (events around a gate the
-  // warden opens: runner/keval_runner/warden/warden_gpu_clock.py, not yet measured on a GPU;
-  // docs/trust.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
-  std::string cuda_clock = "guest";
+  // Who clocks a CUDA sample: "warden" (its events around a gate it opens, so no figure of a
+  // sample is the submission's word: runner/keval_runner/warden/warden_gpu_clock.py,
+  // docs/trust.md) or "guest" (the timed process's own events, which forged 100x speedups on an
+  // H100: bench/runs/2026-12-05-session-33.md). KEVAL_CUDA_CLOCK in the runner's environment wins.
+  std::string cuda_clock = "warden";
   // With the warden's CUDA clock: a timed call still running this long after its gate opened
   // leaves its process judged stuck.
   double done_wait_s = 120;

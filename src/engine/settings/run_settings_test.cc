@@ -65,6 +65,7 @@ TEST(TimingSettingsTest, TheGpuSamplesTillTheHarnessSpreadOutweighsThemTheCpuDoe
 
 TEST(TimingSettingsTest, TheGpuSharesAGateOpeningAmongCallsTheCpuTimesOneCallARoundTrip) {
   const json cuda = TimingSettings::for_device("cuda").to_json();
+  EXPECT_EQ(cuda["cuda_clock"].get<std::string>(), "warden");  // no sample is the submission's word
   EXPECT_EQ(cuda["timed_calls_max"].get<int>(), 8);
   EXPECT_DOUBLE_EQ(cuda["timed_calls_bytes"].get<double>(), 1 << 30);
   const json cpu = TimingSettings::for_device("cpu").to_json();
