@@ -4,6 +4,7 @@ completes it with no duplicate and no lost sample, `keval run` on them, the scor
 summary.json, and `keval compare`."""
 import json
 import os
+import pathlib
 import signal
 import sqlite3
 import subprocess
@@ -40,8 +41,49 @@ def stored_pairs(store) -> set:
         return {(signature_route(task), sample) for task, sample in db.execute("SELECT task, sample FROM samples")}
 
 
+def descendants(pid: int) -> list:
+    """Every process below `pid`, children first."""
+    found, queue = [], [pid]
+    while queue:
+        parent = queue.pop(0)
+        for task in pathlib.Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found += children
+            queue += children
+    return found
+
+
+def kill_as_a_crash(process) -> None:
+    """SIGKILL to keval and its Python tool at once. The tool runs in a process group of its own
+    (a terminal's Ctrl-C reaches keval alone) and stops on SIGTERM when keval dies, writing what
+    finished: killing keval's group alone would be a clean stop, not a crash."""
+    below = descendants(process.pid)
+    for pid in below:
+        try:
+            os.killpg(pid, signal.SIGKILL)  # each tool leads its own group
+        except ProcessLookupError:
+            pass
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in below) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` still runs (a zombie waiting for its reaper does not)."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
 def crash_midway(server, out, store):
-    """Starts generate and kills its whole process group (keval and its Python) mid-way."""
+    """Starts generate and kills keval and its Python at once, mid-way (kill_as_a_crash)."""
     env = dict(os.environ)
     process = subprocess.Popen([KEVAL, *map(str, generate_args(server, out))], cwd=REPO, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -50,8 +92,7 @@ def crash_midway(server, out, store):
         assert process.poll() is None, "generate ended before it could be killed"
         assert time.monotonic() < deadline, "generate stored nothing"
         time.sleep(0.02)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_as_a_crash(process)
     return stored_rows(store)
 
 
