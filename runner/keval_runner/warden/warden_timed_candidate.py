@@ -1,14 +1,15 @@
-"""The candidate timed by the warden's clock, its timed outputs checked by the warden (CPU mode).
+"""The candidate timed by the warden's clock, its timed outputs checked by the warden (CPU mode;
+on CUDA through the warden's gate, gpu_timed_guest.py).
 
-Each sample: the warden draws a fresh input set from a seed the guest has never seen (drawn
-from this job's secret stream), writes it into the buffers the guest has mapped, computes the
-reference's outputs on its own copy, then times one round trip: `go` sent, the answer read,
-the guest stopped (guest_stop.py). The sample is that round trip less the round trip of a call
-that does nothing, measured before the submission loaded (`calibrate`). With the guest
-stopped, the warden reads the call's outputs out of the guest's memory (guest_memory.py) and
-compares them with the reference's within the case's tolerance, checks the inputs unchanged,
-and counts the processes the guest has beside itself. Nothing the guest says is a time or a
-check: it only says where its outputs lie.
+Each sample: the warden draws a fresh input set for each of the sample's calls (timed_calls.py)
+from seeds the guest has never seen (drawn from this job's secret stream), writes them into the
+buffers the guest has mapped, then times one round trip: `go` sent, the answer read, the guest
+stopped (guest_stop.py). The sample is that round trip less the round trip of a call that does
+nothing (`calibrate`, before the submission loaded; `recalibrate`, beside the samples), over
+the calls. With the guest stopped, the warden reads each call's outputs out of the guest's
+memory (guest_memory.py) and compares them with the reference's on the same set within the
+case's tolerance, checks the inputs unchanged, and counts the processes the guest has beside
+itself. Nothing the guest says is a time or a check: it only says where its outputs lie.
 
 What the guest can still gain: the round trip's fixed cost, if it answers faster than keval's
 own handler (tens of µs: docs/trust.md).
