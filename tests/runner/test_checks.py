@@ -370,6 +370,9 @@ def test_a_timing_job_measures_all_its_cases_in_one_stretch_alone_unless_they_ho
     assert sorted((t["case"], t["who"]) for t in timings) == [
         ("odd", "candidate"), ("odd", "golden"), ("tiny", "candidate"), ("tiny", "golden")]
     assert all(t["samples_ms"] for t in timings) and of_type(messages, "error") == []
+    # each side's clock figures, so that an offset between the two processes can be traced
+    assert all(t["timed_by"] == "warden" and t["round_trip_overhead_ms"] > 0 and t["calls_per_sample"] == 1
+               for t in timings)
     small_budget = runner.run(timing_job(jobs, cases, timing_batch_bytes=1))  # one case per stretch
     assert [m["type"] for m in small_budget if m["type"] == "device_alone"] == ["device_alone"] * 2
     assert len(of_type(small_budget, "timing")) == 4

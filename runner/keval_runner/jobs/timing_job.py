@@ -227,7 +227,10 @@ class TimingJob(CandidateJob):
             if index in failed:
                 continue
             for contender in prepared.contenders:
-                extra = contender.check_fields() if contender is prepared.candidate else {}
+                if contender is prepared.candidate:
+                    extra = contender.check_fields()
+                else:  # a baseline the warden timed: its clock's figures, beside the candidate's
+                    extra = contender.clock_fields() if isinstance(contender, WardenTimedContender) else {}
                 self.send("timing", **self._where(prepared.case, prepared.seed),
                           **timing_fields(contender, self.device), **extra)
         for prepared in batch:

@@ -366,6 +366,11 @@ class WardenTimedContender(Contender):
             return True
         return all(tensors_identical(t, v) for t, v in zip(tensors_in(self.call_args(call)), tensors_in(fresh)))
 
+    def clock_fields(self) -> dict:
+        """What the warden's clock took off and shared out in this contender's samples: beside
+        the other side's, where an A/A offset between the two processes comes from."""
+        return {"timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms, "calls_per_sample": self.calls}
+
     def charge_l2(self, sampler) -> None:
         """On CUDA every persisting L2 line made normal again before the next sample (the
         warden's context's call; the lines are the device's): the flush then evicts them too.
@@ -408,8 +413,7 @@ class WardenTimedCandidate(WardenTimedContender):
 
     def check_fields(self) -> dict:
         fields = {"timed_output_checks": self.checks, "timed_output_mismatches": self.mismatches,
-                  "input_sets": self.drawn, "timed_by": "warden", "round_trip_overhead_ms": self.timed.overhead_ms,
-                  "processes_beside": self.beside, "calls_per_sample": self.calls}
+                  "input_sets": self.drawn, "processes_beside": self.beside, **self.clock_fields()}
         if self.gpu:
             fields["slot_copy_ms"] = self.slot_copy_ms
             fields["host_synchronizing"] = self.timed.opens_first(self.key)
