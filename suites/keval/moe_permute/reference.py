@@ -28,4 +28,11 @@ def make_inputs(case, dtype, seed):
         flat = hidden.view(-1)
         idx = torch.randperm(flat.numel(), generator=g, device=dev)[: max(1, flat.numel() // 100)]
         flat[idx] *= 1e4
+    if case.get("extremes"):
+        # ~1% of the values below float16's normal range, and in bfloat16 ~1% past its largest
+        flat = hidden.view(-1)
+        idx = torch.randperm(flat.numel(), generator=g, device=dev)[: 2 * max(1, flat.numel() // 100)]
+        flat[idx[: len(idx) // 2]] *= 1e-6
+        if dtype == torch.bfloat16:
+            flat[idx[len(idx) // 2:]] *= 1e6
     return hidden.to(dtype).to(dev), topk_ids.to(dev), E
