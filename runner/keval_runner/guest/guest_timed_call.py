@@ -138,7 +138,7 @@ class TimedCalls:
     def _into_slots(self, key: str, index: int, result) -> bool:
         """Copies call `index`'s outputs into its slots on this stream; False when they do not
         fit them (another count, shape or dtype: the warden's check fails them)."""
-        slots = self.slots.get(key, [[]] * (index + 1))[index]
+        slots = self.slots[key][index] if key in self.slots else []  # none armed: the calibration
         outputs = _outputs_or_none(result)
         if outputs is None or len(outputs) != len(slots):
             return False
