@@ -58,9 +58,12 @@ def test_a_float32_matmul_in_bfloat16_fails_on_precision_and_the_golden_passes(t
     assert results["golden"]["verdict"] == "pass", results["golden"]["reasons"]
     bf16 = results["bf16"]
     assert bf16["verdict"] == "mismatch", bf16["reasons"]
-    # within the tolerance: the only reasons are the precision policy's (on float32 cases, and on
-    # some seeds a float16 case too, whose inputs bfloat16 rounds coarser than float16 does)
-    assert all("output 0: precision: output error" in r for r in bf16["reasons"]), bf16["reasons"]
+    # every reason is the precision policy's (on float32 cases, and on some seeds a float16 case
+    # too, whose inputs bfloat16 rounds coarser than float16 does): mostly within the tolerance,
+    # on some seeds with an element or two beyond it, the tolerance's reason then naming the policy
+    assert all("output 0: precision: output error" in r or
+               ("elements outside tolerance" in r and 'precision "tf32"' in r) for r in bf16["reasons"]), \
+        bf16["reasons"]
     float32 = [r for r in bf16["reasons"] if " float32 " in r]
     assert float32, bf16["reasons"]
     # bfloat16's own error on these inputs, about 0.002 (below on some seeds)

@@ -10,8 +10,10 @@ import pytest
 from conftest import REPO, read_results, run_keval
 
 GOLDEN = (REPO / "suites" / "keval" / "vector_add" / "golden.py").read_text()
-# 2e-5 off: twice float32's allowance (1e-5 + 1e-5 x |expected|) near 0, inside float16's
-SLIGHTLY_OFF = GOLDEN.replace("(x + y).to(", "(x + y + 2e-5).to(")
+# 2e-5 off where |x + y| < 0.01: twice float32's allowance (1e-5 + 1e-5 x |expected|) there,
+# inside float16's. Off there only: an offset on every element made the mean relative error of a
+# small held-out case (n from 1) reach the precision policy's, which no tolerance scale lifts.
+SLIGHTLY_OFF = GOLDEN.replace("(x + y).to(", "(x + y + tl.where(tl.abs(x + y) < 0.01, 2e-5, 0.0)).to(")
 
 
 def digest(path):
@@ -39,7 +41,8 @@ def test_a_large_scale_passes_the_slightly_off_submission_and_leaves_the_run_as_
     before = {name: digest(out / name) for name in ("results.jsonl", "summary.json", "keval.db")}
     proc = run_keval("rejudge", out, "--tolerance-scale", "1000")
     rejudged = {r["id"]: r for r in read_results(out / "rejudged-x1000")}
-    assert {i: r["verdict"] for i, r in rejudged.items()} == {"exact": "pass", "slightly_off": "pass"}
+    assert {i: r["verdict"] for i, r in rejudged.items()} == {"exact": "pass", "slightly_off": "pass"}, \
+        {i: r["reasons"] for i, r in rejudged.items()}
     assert rejudged["slightly_off"]["exec"] and rejudged["slightly_off"]["speedup"] is None  # never timed
     assert rejudged["exact"]["speedup"] is not None
     summary = json.loads((out / "rejudged-x1000" / "summary.json").read_text())
