@@ -22,6 +22,8 @@ def make_inputs(case, dtype, seed):
     if case.get("skew") or case.get("outliers"):
         scores += 3 * (torch.arange(E, device=dev) % 7 == 0).float()
         scores[:, torch.randperm(E, generator=g, device=dev)[: E // 3]] -= 10
+    if case.get("hot"):
+        scores[:, 0] += 10  # every token's first choice: one expert's count is T
     topk_ids = torch.topk(scores, K, dim=1).indices.to(torch.int32)
     if case.get("outliers"):
         # ~1% of the hidden values 1e4 times larger (the copy must be bit-exact anyway)
