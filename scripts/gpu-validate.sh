@@ -5,7 +5,7 @@
 #        suite-correct ncu elementwise-tuning peers peers-llm kernelbench-refs kbx-published
 #        aa-kbx (AA_RUNS, AA_SIDES_TASKS, PEER_TASKS, AA_BASELINE)
 #        serve-load (scripts/serve-load.sh: LANES, SERVE_JOBS, CLIENTS, REQUESTS, KILL_AT, LOAD_S)
-#        mutate (MUTATE_TASKS, default the tasks suites/keval/MUTANTS.md names as never mutated;
+#        mutate (MUTATE_TASKS, default the tasks suites/keval/MUTANTS.md names as not yet counted;
 #        resumable: a cut step goes on where it stopped when run again on the same machine)
 #        (peer checkouts exported under $PEERS, default .device/peers)
 # (default: env core demo).
@@ -144,7 +144,7 @@ PY
             done; wait
             for f in "$LOG"/llm-*-judges.txt; do echo "== $f"; tail -n 30 "$f"; done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     mutate) M=/var/tmp/kv-mutate  # fixed: a cut step resumes there; the differential check is left to the CPU
-          $T $KEVAL mutate --suite suites/keval --tasks "${MUTATE_TASKS:-bmm,conv2d,flash_attention_causal,flash_attention_fwd,flash_attention_gqa,fp8_gemm_rowwise,grouped_gemm,large_vocab_cross_entropy,linear,matmul,matmul_bias_relu,matmul_gelu,moe_permute,paged_decode_attention,topk,topk_logits_processor,w8a16_matmul,w8a8_scaled_gemm}" \
+          $T $KEVAL mutate --suite suites/keval --tasks "${MUTATE_TASKS:-conv2d,flash_attention_causal,flash_attention_fwd,flash_attention_gqa,large_vocab_cross_entropy,moe_permute,paged_decode_attention,topk,topk_logits_processor}" \
             --out "$M" --device cuda --jobs "${MUTATE_JOBS:-8}" --equivalence-trials 0 > "$LOG/mutate.txt" 2>&1; rc=$?
           tar -czf "$LOG/mutate.tgz" -C "$M" . 2>/dev/null ;;
     hostile) runs=/var/tmp/kv-hostile-runs  # fixed: a cut step's verdicts are found there (and a rerun resumes)
