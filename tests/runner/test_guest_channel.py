@@ -222,6 +222,16 @@ def test_only_an_out_of_memory_exception_is_described_as_one():
     assert "out_of_memory" not in describe(ValueError("CUDA out of memory"))  # not torch's
 
 
+def test_the_drivers_refusal_of_shared_memory_is_an_out_of_memory():
+    from keval_runner.device.device_sharing import SharingError, _check
+    with pytest.raises(SharingError) as refused:
+        _check(2, "cuMemCreate")  # CUDA_ERROR_OUT_OF_MEMORY: another slot's job filled the device
+    assert describe(refused.value)["out_of_memory"]
+    with pytest.raises(SharingError) as invalid:
+        _check(1, "cuMemCreate")
+    assert "out_of_memory" not in describe(invalid.value)
+
+
 class ErrorWriter:
     def __init__(self):
         self.errors = []

@@ -22,6 +22,7 @@ CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1
 CU_MEM_LOCATION_TYPE_DEVICE = 1
 CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3
 CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0
+CUDA_ERROR_OUT_OF_MEMORY = 2
 
 
 class SharingError(RuntimeError):
@@ -83,6 +84,8 @@ def driver():
 
 
 def _check(result: int, what: str) -> None:
+    if result == CUDA_ERROR_OUT_OF_MEMORY:  # named, so the job is retried alone (out_of_memory_seen)
+        raise SharingError(f"{what} failed with CUDA driver error {result} (CUDA_ERROR_OUT_OF_MEMORY)")
     if result != 0:
         raise SharingError(f"{what} failed with CUDA driver error {result}")
 

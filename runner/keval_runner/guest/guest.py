@@ -260,7 +260,8 @@ class Guest:
         self.channel.send(answer)
 
     def drop(self, header, fds) -> None:
-        """Frees a measured case's input sets and first outputs."""
+        """Frees a measured case's input sets and first outputs; says the persisting-L2 limit
+        its context has had since the last reset (reset again)."""
         self.timed_calls.drop(header.get("key"))
         self.rotations.pop(header.get("key"), None)
         self.kept.pop(header.get("key"), None)
@@ -268,7 +269,7 @@ class Guest:
             mapped.close()
         if self.device.type == "cuda":
             torch.cuda.empty_cache()  # the next case's sizes seldom fit these blocks
-        self.reply({"ok": True})
+        self.reply({"ok": True, "l2_persisting_bytes": self.sampler.reset_l2() if self.sampler is not None else 0})
 
     def pin(self, header, fds) -> None:
         """This thread on the warden's core while they take turns measuring (cpu_pinning.py);

@@ -223,6 +223,14 @@ class TimingJob(CandidateJob):
                 except (Exception, SystemExit) as exc:  # a baseline's own failure
                     failed.add(index)
                     self.writer.error("timing", **describe(exc), **where)
+        for prepared in batch:
+            # the guest's own persisting-L2 limit, read as its case is dropped: under the
+            # warden's clock only ever its confession (the warden resets every persisting
+            # line before each sample whatever it says)
+            reply, _, _ = self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
+            confessed = reply.get("l2_persisting_bytes")
+            if isinstance(confessed, int) and not isinstance(confessed, bool) and confessed > 0:
+                prepared.candidate.l2_persisting_bytes = max(prepared.candidate.l2_persisting_bytes, confessed)
         for index, prepared in enumerate(batch):
             if index in failed:
                 continue
@@ -235,7 +243,6 @@ class TimingJob(CandidateJob):
                           **timing_fields(contender, self.device), **extra)
         for prepared in batch:
             prepared.release()
-            self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
         if self.device.type == "cuda":
             # The next batch's sets seldom fit these blocks: cached, they would stay this
             # process's while the guest (or another slot's job) runs out of memory.
