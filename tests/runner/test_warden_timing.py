@@ -211,3 +211,28 @@ def test_a_parked_process_runs_no_more_until_released():
         cgroup.release_parked()
         cgroup.remove()
     assert not os.path.isdir(cgroup.parked_path) and not os.path.isdir(cgroup.path)
+
+
+def _contender(gpu: bool, slot_copy: float):
+    from keval_runner.warden.warden_timed_candidate import WardenTimedContender
+    contender = WardenTimedContender.__new__(WardenTimedContender)  # no process: only its slot figures
+    contender.gpu, contender.slot_copy_ms = gpu, slot_copy
+    contender.slot_like = [torch.empty(3, 5, dtype=torch.float16)] if gpu else []
+    return contender
+
+
+def test_every_side_of_a_case_gets_one_slot_copy_figure_taken_again():
+    from keval_runner.warden.warden_timed_candidate import retime_slot_copies
+    # figures taken as the case was prepared, one inflated by another slot's work
+    candidate, golden, cpu_side = _contender(True, 0.170), _contender(True, 0.178), _contender(False, 0.0)
+    timed = []
+    retime_slot_copies([candidate, golden, cpu_side, object()],
+                       timer=lambda slots, calls: timed.append((slots[0].shape, calls)) or 0.1725)
+    assert timed == [(torch.Size([3, 5]), 21)]  # once for the case, on its reference's layout
+    assert candidate.slot_copy_ms == golden.slot_copy_ms == 0.1725
+    assert cpu_side.slot_copy_ms == 0.0  # nothing copied on the CPU
+
+
+def test_a_case_without_gpu_slots_times_no_copy():
+    from keval_runner.warden.warden_timed_candidate import retime_slot_copies
+    retime_slot_copies([_contender(False, 0.0)], timer=lambda slots, calls: pytest.fail("timed a copy on the CPU"))

@@ -39,7 +39,7 @@ from ..inputs.baseline_loading import load_baselines
 from ..warden.gpu_timed_guest import GpuTimedGuest
 from ..protocol.phases import phase
 from ..timing.rotation import InputRotation, rotation_bytes, rotation_set_count
-from ..warden.warden_timed_candidate import BaselineCallFailed, TimedGuest, WardenTimedContender
+from ..warden.warden_timed_candidate import BaselineCallFailed, TimedGuest, WardenTimedContender, retime_slot_copies
 
 
 # Prepared cases measured in one stretch hold at most this much on the device (or one larger
@@ -211,6 +211,9 @@ class TimingJob(CandidateJob):
         failed = set()
         with device_gate.alone(self.request, self.writer), cpu_pinning.one_core(self.pin_guest):
             self.recalibrate()
+            with phase("calibrate"):
+                for prepared in batch:
+                    retime_slot_copies(prepared.contenders)
             for index, prepared in enumerate(batch):
                 where = self._where(prepared.case, prepared.seed)
                 try:
