@@ -179,7 +179,8 @@ def retime_slot_copies(contenders: list, calls: int = 21, timer=slot_copy_ms) ->
     """One case's output copy timed again where its samples are taken (the device alone), one
     figure for every contender the warden times on CUDA. The first figure, taken as the case
     was prepared, could share the device with another slot's work, and each contender's own
-    error came off all its samples (an A/A offset of up to 2.6% a case on an H100, session 35).
+    error came off all its samples (the likeliest source of A/A offsets of up to 2.6% a case
+    on an H100, session 35).
     They copy the same layout (the reference's) with the same code, so one figure is both the
     truer and the same on every side."""
     timed = [c for c in contenders if isinstance(c, WardenTimedContender) and c.gpu and c.slot_like]
