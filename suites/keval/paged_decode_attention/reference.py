@@ -49,6 +49,13 @@ def make_inputs(case, dtype, seed):
     q = torch.randn(B, Hq, D, generator=g, device=dev)
     k_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
     v_cache = torch.randn(num_blocks, PAGE, Hkv, D, generator=g, device=dev)
+    if case.get("shifted"):
+        # every key shares a component of 26 a dimension, which the even query heads meet with
+        # +1 and the odd ones with -1: scores of about +-200 (+-300 in log2 units), a few apart
+        k_cache += 26.0
+        q += torch.where(torch.arange(Hq, device=dev) % 2 == 0, 1.0, -1.0)[None, :, None]
+    if case.get("huge") and dtype == torch.bfloat16:
+        v_cache *= 1e5  # outputs past float16's range (a float16 input cannot hold them)
     # slots past the sequences' ends hold large garbage: reading them changes the result
     k_cache[~valid] = 100.0
     v_cache[~valid] = 100.0
