@@ -144,7 +144,7 @@ PY
             done; wait
             for f in "$LOG"/llm-*-judges.txt; do echo "== $f"; tail -n 30 "$f"; done; } > "$LOG/peers-llm.txt" 2>&1; rc=$? ;;
     mutate) M=/var/tmp/kv-mutate  # fixed: a cut step resumes there; the differential check is left to the CPU
-          $T $KEVAL mutate --suite suites/keval --tasks "${MUTATE_TASKS:-conv2d,flash_attention_causal,flash_attention_fwd,flash_attention_gqa,large_vocab_cross_entropy,moe_permute,paged_decode_attention,topk,topk_logits_processor}" \
+          $T $KEVAL mutate --suite suites/keval --tasks "${MUTATE_TASKS:-moe_permute,topk,topk_logits_processor}" \
             --out "$M" --device cuda --jobs "${MUTATE_JOBS:-8}" --equivalence-trials 0 > "$LOG/mutate.txt" 2>&1; rc=$?
           tar -czf "$LOG/mutate.tgz" -C "$M" . 2>/dev/null ;;
     hostile) runs=/var/tmp/kv-hostile-runs  # fixed: a cut step's verdicts are found there (and a rerun resumes)
