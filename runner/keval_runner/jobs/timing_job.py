@@ -30,7 +30,7 @@ from ..handoff.shared_call import SharedCall
 from ..compare.compare import tensors_identical
 from ..protocol.errors import describe
 from ..guest.guest_process import GuestGone
-from ..warden.guest_timing import GuestCallFailed
+from ..warden.guest_timing import GuestCallFailed, guest_count
 
 from ..timing.interleaved_timing import Contender, measure_interleaved, timing_fields
 from ..timing.l2_persistence import L2Persistence
@@ -231,9 +231,9 @@ class TimingJob(CandidateJob):
             # warden's clock only ever its confession (the warden resets every persisting
             # line before each sample whatever it says)
             reply, _, _ = self.ask({"op": "drop", "key": self.case_key(prepared.case)}, stage="timing")
-            confessed = reply.get("l2_persisting_bytes")
-            if isinstance(confessed, int) and not isinstance(confessed, bool) and confessed > 0:
-                prepared.candidate.l2_persisting_bytes = max(prepared.candidate.l2_persisting_bytes, confessed)
+            candidate = prepared.candidate
+            confessed = guest_count(reply.get("l2_persisting_bytes"))
+            candidate.l2_persisting_bytes = max(candidate.l2_persisting_bytes, confessed)
         for index, prepared in enumerate(batch):
             if index in failed:
                 continue

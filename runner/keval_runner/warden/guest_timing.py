@@ -31,7 +31,7 @@ def _time(value, name: str, optional: bool = False):
     return float(value)
 
 
-def _count(value) -> int:
+def guest_count(value) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
@@ -45,7 +45,7 @@ class GuestContender(Contender):
         reply, _, _ = self.job.ask(header, stage="timing", where=self.where)
         if not reply["ok"]:
             raise GuestCallFailed(reply)
-        self.l2_persisting_bytes = max(self.l2_persisting_bytes, _count(reply.get("l2_persisting_bytes")))
+        self.l2_persisting_bytes = max(self.l2_persisting_bytes, guest_count(reply.get("l2_persisting_bytes")))
         return reply
 
     def warm_up(self, count: int, sampler, cover_cap_us=None) -> None:
@@ -60,7 +60,7 @@ class GuestContender(Contender):
         reply = self._ask({"op": "sample", "key": self.key, "k": self.k, "index": len(self.samples),
                            "cover_cap_us": cover_cap_us})
         self.k += 1
-        self.checks, self.mismatches = _count(reply.get("checks")), _count(reply.get("mismatches"))
+        self.checks, self.mismatches = guest_count(reply.get("checks")), guest_count(reply.get("mismatches"))
         # the guest's word on its part of the round trip: diagnostics only
         phases.add("guest_sample", (_time(reply.get("handler_ms"), "handler_ms", optional=True) or 0.0) / 1e3)
         phases.add("guest_check", (_time(reply.get("check_ms"), "check_ms", optional=True) or 0.0) / 1e3)

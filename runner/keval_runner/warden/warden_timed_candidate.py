@@ -176,13 +176,12 @@ def slot_copy_ms(slots: list, calls: int = 11) -> float:
 
 
 def retime_slot_copies(contenders: list, calls: int = 21, timer=slot_copy_ms) -> None:
-    """One case's output copy timed again where its samples are taken (the device alone), one
-    figure for every contender the warden times on CUDA. The first figure, taken as the case
-    was prepared, could share the device with another slot's work, and each contender's own
-    error came off all its samples (the likeliest source of A/A offsets of up to 2.6% a case
-    on an H100, session 35).
-    They copy the same layout (the reference's) with the same code, so one figure is both the
-    truer and the same on every side."""
+    """One case's output copy timed where its samples are taken (the device alone), one figure
+    for every contender the warden times on CUDA. A figure per contender, taken as the case was
+    prepared, could share the device with another slot's work, and its error came off all that
+    contender's samples (the likeliest source of A/A offsets of up to 2.6% a case on an H100,
+    session 35). They copy the same layout (the reference's) with the same code, so one figure
+    is both the truer and the same on every side."""
     timed = [c for c in contenders if isinstance(c, WardenTimedContender) and c.gpu and c.slot_like]
     if not timed:
         return
@@ -253,12 +252,11 @@ class WardenTimedContender(Contender):
             self.failed(reply)
 
     def _shape_slots(self, expected: list) -> None:
-        """Slots of the reference's output layout (dense), the warden's copies of each call's,
-        and what copying one call's outputs costs (a cost of every timed call, taken off its
-        sample)."""
+        """Slots of the reference's output layout (dense) and the warden's copies of each call's;
+        what copying one call's outputs costs is timed with the device alone, right before the
+        samples (retime_slot_copies)."""
         self.slot_like = [torch.empty(ref.shape, dtype=ref.dtype, device=ref.device) for ref in expected]
         self.snapshots = [torch.empty_like(slot) for _ in range(self.calls) for slot in self.slot_like]
-        self.slot_copy_ms = slot_copy_ms(self.slot_like)
 
     def call_args(self, call: int = 0) -> tuple:
         return tuple(self.shared.args[call * self.arg_count:(call + 1) * self.arg_count])
